@@ -1,0 +1,52 @@
+"""load -> validate -> render -> write. Read everything first, then write anything."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import BuildError, Diagnostic, has_errors
+from .loader import LoadOptions, load_site
+from .model import Site
+from .render import render_site
+from .theme import Theme
+from .writer import Output, write_site
+
+
+@dataclass
+class BuildResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    site: Site | None = None
+    outputs: list[Output] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+def render(site_dir: Path, options: LoadOptions) -> BuildResult:
+    """Everything but the writing: the site's outputs in memory, or the problems."""
+    started = time.perf_counter()
+    site, diagnostics = load_site(site_dir, options)
+    result = BuildResult(diagnostics=diagnostics, site=site)
+    if site is not None:
+        try:
+            result.outputs = render_site(site, Theme.for_site(site_dir))
+        except BuildError as exc:
+            result.diagnostics += exc.diagnostics
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def build(site_dir: Path, out_dir: Path, options: LoadOptions) -> BuildResult:
+    started = time.perf_counter()
+    result = render(site_dir, options)
+    if result.ok:
+        try:
+            write_site(result.outputs, out_dir, site_dir)
+        except BuildError as exc:
+            result.diagnostics += exc.diagnostics
+    result.seconds = time.perf_counter() - started
+    return result

@@ -1,0 +1,181 @@
+"""Split a talk file into its front matter and Markdown body.
+
+Front matter is TOML between `+++` lines (Hugo's habit) or YAML between `---`
+lines (what many Hugo Academic sites and Jekyll use). Line numbers are kept true
+to the file, so that a problem in a value can be reported where it is written.
+
+YAML timestamps are read as plain strings on purpose: PyYAML would turn
+`2019-05-22 14:50:00+02:00` into a UTC datetime and drop the offset, and a naive
+time must stay naive until the model decides which zone it is in.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+DELIMITERS = {"+++": "toml", "---": "yaml"}
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    data: dict[str, Any]
+    format: str
+    body: str
+    body_line: int
+    key_lines: dict[str, int]
+
+    def line_of(self, key: str) -> int | None:
+        """Line of a key in the file; `key` may be dotted (`image.caption`)."""
+        return self.key_lines.get(key.lower())
+
+
+class FrontMatterError(Exception):
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.hint = hint
+
+
+class _TextTimestampLoader(yaml.SafeLoader):
+    """SafeLoader that leaves timestamps as the text the author wrote."""
+
+
+_TextTimestampLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+_YAML_KEY = re.compile(r"""^(\s*)(?:-\s+)?("[^"]*"|'[^']*'|[A-Za-z0-9_][\w.-]*)\s*:(\s|$)""")
+
+
+def split(text: str) -> FrontMatter:
+    """Parse `text`, the whole talk file; raise FrontMatterError with a file line."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\x00" in text:
+        raise FrontMatterError("the file contains NUL bytes; is it a binary file?", 1, 1)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    opening = lines[0].strip() if lines else ""
+    fmt = DELIMITERS.get(opening)
+    if fmt is None:
+        raise FrontMatterError(
+            "no front matter: the file must start with a `+++` (TOML) or `---` (YAML) line",
+            1, 1, hint='start the file with `+++`, then `title = "…"` and `date = …`, then `+++`')
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == opening:
+            closing = index
+            break
+    else:
+        raise FrontMatterError(f"the front matter opened on line 1 with `{opening}` is never "
+                               "closed", 1, 1, hint=f"add a line `{opening}` after the last field")
+    source = "\n".join(lines[1:closing])
+    body = "\n".join(lines[closing + 1:])
+    if fmt == "toml":
+        data = parse_toml(source)
+        key_lines = toml_key_lines(lines[1:closing])
+    else:
+        data = _parse_yaml(source)
+        key_lines = _yaml_key_lines(lines[1:closing])
+    return FrontMatter(data=data, format=fmt, body=body, body_line=closing + 2,
+                       key_lines=key_lines)
+
+
+def parse_toml(source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(source)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = _TOML_POSITION.search(message)
+        line = column = None
+        if match:
+            message = message[: match.start()]
+            line, column = int(match.group(1)) + 1, int(match.group(2))
+        else:
+            message = message.replace(" (at end of document)", "")
+        raise FrontMatterError(f"invalid TOML front matter: {_lower_first(message)}", line,
+                               column, hint=_toml_hint(message)) from None
+    except RecursionError:
+        raise FrontMatterError("invalid TOML front matter: nesting is too deep", 2, 1) from None
+
+
+def _parse_yaml(source: str) -> dict[str, Any]:
+    try:
+        data = yaml.load(source, Loader=_TextTimestampLoader)  # noqa: S506 - a SafeLoader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 2 if mark else None
+        column = mark.column + 1 if mark else None
+        problem = exc.problem or exc.context or "it cannot be parsed"
+        raise FrontMatterError(f"invalid YAML front matter: {problem}", line, column) from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise FrontMatterError(f"invalid YAML front matter: {exc}", 2, 1) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise FrontMatterError("the YAML front matter must be a mapping of `key: value` lines",
+                               2, 1)
+    return {str(k): v for k, v in data.items()}
+
+
+def _toml_hint(message: str) -> str | None:
+    lowered = message.lower()
+    if "invalid value" in lowered or "invalid date" in lowered:
+        return ("strings need quotes, dates are written 2019-05-22 or 2019-05-22T14:50:00, "
+                "lists as [\"a\", \"b\"]")
+    if "cannot overwrite" in lowered or "duplicate" in lowered:
+        return "each key may appear only once in a table"
+    return None
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def toml_key_lines(lines: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    prefix = ""
+    for offset, raw in enumerate(lines):
+        line_no = offset + 2
+        table = _TOML_TABLE.match(raw)
+        if table:
+            prefix = table.group(1).strip().strip("\"'").lower() + "."
+            found.setdefault(prefix[:-1], line_no)
+            continue
+        key = _TOML_KEY.match(raw)
+        if key:
+            name = key.group(1).strip("\"'").lower()
+            found.setdefault(prefix + name, line_no)
+    return found
+
+
+def _yaml_key_lines(lines: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    parent = ""
+    for offset, raw in enumerate(lines):
+        key = _YAML_KEY.match(raw)
+        if not key:
+            continue
+        name = key.group(2).strip("\"'").lower()
+        if key.group(1) == "":
+            parent = name
+            found.setdefault(name, offset + 2)
+        else:
+            found.setdefault(f"{parent}.{name}", offset + 2)
+    return found

@@ -1,0 +1,149 @@
+"""Find the talk files of a site, turn each into a Talk, and check them together.
+
+Every problem of every file is gathered; nothing stops at the first one. The result
+is either a Site, or the full list of problems to show.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .config import Config, load_config
+from .diagnostics import Diagnostic, has_errors
+from .frontmatter import FrontMatterError, split
+from .model import Site, Talk, make_talk, slugify
+
+TALKS_DIR = "talks"
+BUNDLE_INDEX = "index.md"
+MAX_FILE_BYTES = 8 * 1024 * 1024
+# Paths the site itself writes at its root; a talk cannot take them as its slug.
+RESERVED_SLUGS = frozenset({"tags", "speakers", "years", "assets", "index.html", "404.html",
+                            "calendar.ics", "sitemap.xml", "robots.txt", "feed.xml",
+                            "talks.json", "favicon.ico", "favicon.svg"})
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    now: datetime
+    drafts: bool = False
+    future: bool = False
+    overrides: dict[str, Any] | None = None
+
+
+def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[Diagnostic]]:
+    if not site_dir.is_dir():
+        return None, [Diagnostic(site_dir, "the site folder does not exist or is not a folder",
+                                 hint="pass the folder that holds talks/ with -s")]
+    config, problems = load_config(site_dir, options.overrides)
+    talks_dir = site_dir / TALKS_DIR
+    if not talks_dir.is_dir():
+        problems.append(Diagnostic(talks_dir, "the site has no talks/ folder",
+                                   hint="create talks/ and add a file such as talks/my-talk.md"))
+        return None, problems
+    talks: list[Talk] = []
+    for path, slug, bundle_files in find_talk_files(talks_dir, problems):
+        talk, found = load_talk(path, slug, config, bundle_files)
+        problems += found
+        if talk is not None and _published(talk, options):
+            talks.append(talk)
+    problems += check_slugs(talks)
+    if has_errors(problems):
+        return None, problems
+    talks.sort(key=lambda t: t.sort_key)
+    return Site(root=site_dir, config=config, talks=tuple(talks), now=options.now), problems
+
+
+def find_talk_files(talks_dir: Path, problems: list[Diagnostic],
+                    ) -> list[tuple[Path, str, tuple[str, ...]]]:
+    """(path, default slug, bundle files) for `talks/*.md` and `talks/<slug>/index.md`."""
+    found = []
+    try:
+        entries = sorted(talks_dir.iterdir())
+    except OSError as exc:
+        problems.append(Diagnostic(talks_dir, f"cannot list the talks folder: {exc.strerror}"))
+        return []
+    for entry in entries:
+        if entry.name.startswith((".", "_")):
+            continue
+        if entry.is_dir():
+            index = entry / BUNDLE_INDEX
+            if index.is_file():
+                found.append((index, slugify(entry.name), _bundle_files(entry, problems)))
+        elif entry.suffix.lower() == ".md" and entry.is_file():
+            found.append((entry, slugify(entry.stem), ()))
+    return found
+
+
+def _bundle_files(bundle: Path, problems: list[Diagnostic]) -> tuple[str, ...]:
+    """The bundle's other files, as POSIX paths relative to it; links out are refused."""
+    files = []
+    root = bundle.resolve()
+    for folder, dirs, names in os.walk(bundle, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            path = Path(folder) / name
+            if name.startswith(".") or path == bundle / BUNDLE_INDEX:
+                continue
+            if path.is_symlink() and not path.resolve().is_relative_to(root):
+                problems.append(Diagnostic(path, "this link points outside the talk's folder; "
+                                           "it is not copied", severity="warning"))
+                continue
+            if path.is_file():
+                files.append(path.relative_to(bundle).as_posix())
+    return tuple(files)
+
+
+def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ...] = (),
+              ) -> tuple[Talk | None, list[Diagnostic]]:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return None, [Diagnostic(path, f"the file is too large ({size // 1024} KiB); a talk "
+                                     "file is text of a few KiB", 1, 1)]
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [Diagnostic(path, "the file is not UTF-8 text", line, column,
+                                 hint="save it as UTF-8 in your editor")]
+    try:
+        fm = split(text)
+    except FrontMatterError as exc:
+        return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
+    return make_talk(fm, path, slug, config, bundle_files)
+
+
+def _published(talk: Talk, options: LoadOptions) -> bool:
+    if talk.draft and not options.drafts:
+        return False
+    future = talk.publish_date is not None and talk.publish_date > options.now
+    return options.future or not future
+
+
+def check_slugs(talks: list[Talk]) -> list[Diagnostic]:
+    problems = []
+    seen: dict[str, Talk] = {}
+    for talk in sorted(talks, key=lambda t: str(t.source)):
+        key = talk.slug.lower()
+        if not talk.slug:
+            problems.append(Diagnostic(talk.source, "the talk has no usable slug", 1, 1,
+                                       hint='add `slug = "my-talk"`'))
+        elif key in RESERVED_SLUGS:
+            problems.append(Diagnostic(talk.source, f"the slug {talk.slug!r} is used by the "
+                                       "site itself", 1, 1, hint='set another `slug = "…"`'))
+        elif key in seen:
+            other = seen[key]
+            problems.append(Diagnostic(
+                talk.source, f"two talks have the slug {talk.slug!r}: this one and "
+                f"{other.source}", 1, 1, hint='give one of them another `slug = "…"`'))
+        else:
+            seen[key] = talk
+    return problems

@@ -1,0 +1,69 @@
+"""Markdown to HTML: CommonMark with GitHub's extensions, through cmarkgfm (C, fast).
+
+Raw HTML in a talk body is shown as text, not dropped and not run, unless the site
+sets `unsafe_html = true` (it then trusts every author of a talk file). cmarkgfm does
+not let us rewrite its syntax tree, so the escaping happens on the source: every `<`
+outside code becomes `&lt;`, which CommonMark turns back into a visible `<`. The
+document is then rendered in cmark's safe mode all the same, which drops any raw HTML
+the escaping might have missed and blanks `javascript:`, `vbscript:`, `file:` and
+`data:` links: two independent layers, so one slip cannot let a script through.
+"""
+
+from __future__ import annotations
+
+import re
+
+import cmarkgfm
+from cmarkgfm.cmark import Options
+
+_SAFE = Options.CMARK_OPT_VALIDATE_UTF8 | Options.CMARK_OPT_FOOTNOTES
+_UNSAFE = _SAFE | Options.CMARK_OPT_UNSAFE
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# Inline code, autolinks: the places where `<` must stay as it is.
+_KEEP = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)|<(?:https?|mailto):[^\s<>]*>|<[\w.+-]+@[\w.-]+>",
+                   re.DOTALL)
+
+
+def to_html(text: str, *, unsafe: bool = False) -> str:
+    if not text.strip():
+        return ""
+    if unsafe:
+        return str(cmarkgfm.github_flavored_markdown_to_html(text, options=_UNSAFE))
+    if "<" in text:
+        text = escape_raw_html(text)
+    return str(cmarkgfm.github_flavored_markdown_to_html(text, options=_SAFE))
+
+
+def escape_raw_html(text: str) -> str:
+    out: list[str] = []
+    prose: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        match = _FENCE.match(line)
+        if fence is None and match:
+            out.append(_escape_prose("".join(prose)))
+            prose = []
+            fence = match.group(1)
+            out.append(line)
+        elif fence is not None:
+            out.append(line)
+            if line.strip().startswith(fence[0] * len(fence)) and \
+                    set(line.strip()) == {fence[0]}:
+                fence = None
+        else:
+            prose.append(line)
+    out.append(_escape_prose("".join(prose)))
+    return "".join(out)
+
+
+def _escape_prose(text: str) -> str:
+    if "<" not in text:
+        return text
+    pieces = []
+    last = 0
+    for match in _KEEP.finditer(text):
+        pieces.append(text[last:match.start()].replace("<", "&lt;"))
+        pieces.append(match.group(0))
+        last = match.end()
+    pieces.append(text[last:].replace("<", "&lt;"))
+    return "".join(pieces)

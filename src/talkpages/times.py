@@ -1,0 +1,192 @@
+"""Dates and times of talks: parsing what authors write, and resolving time zones.
+
+The rules, in one place:
+- A datetime with an offset (`2019-05-22T14:50:00+02:00`, `…Z`) is an instant, taken as
+  given. When the talk names a `timezone`, it is shown in that zone.
+- A naive datetime (`2019-05-22T14:50:00`) is wall-clock time in the talk's
+  `timezone`, or else the site's `timezone` (UTC by default). A time that happens twice
+  (clocks going back) is the first of the two, as RFC 5545 says; a time that never
+  happens (clocks going forward) is reported.
+- A date without a time, or `all_day = true`, makes an all-day event on the date as
+  written (no zone conversion: `2020-03-05T00:00:00Z` with `all_day` is 5 March).
+- An end on a later day makes a multi-day event; no end gives the site's default length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from dateutil import parser as dateparser
+
+UTC = timezone.utc
+_DATE_START = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}")
+_TIME_ONLY = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?$")
+
+Moment = datetime | date | time
+
+
+def parse_moment(value: Any) -> Moment | None:
+    """A TOML/YAML value as a datetime, date or time; None for an empty value.
+
+    Raises ValueError with a message an author can act on.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, (datetime, date, time)):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"expected a date such as 2019-05-22T14:50:00, got {value!r}")
+    text = value.strip()
+    if _TIME_ONLY.match(text):
+        try:
+            return time(*(int(part) for part in text.split(":")))
+        except ValueError:
+            raise ValueError(f"{text!r} is not a valid time of day") from None
+    if not _DATE_START.match(text):
+        raise ValueError(f"{text!r} is not a date: write 2019-05-22 or 2019-05-22T14:50:00")
+    try:
+        if len(text) <= 10:
+            return date.fromisoformat(_zero_pad_date(text))
+        return datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        pass
+    try:
+        parsed = dateparser.isoparse(text)
+    except (ValueError, OverflowError):
+        try:  # Jekyll-style "2019-05-22 14:50:00 +0200"
+            parsed = dateparser.parse(text)
+        except (ValueError, OverflowError, dateparser.ParserError):
+            raise ValueError(f"{text!r} is not a valid date and time: write "
+                             "2019-05-22T14:50:00, optionally with an offset such as "
+                             "+02:00") from None
+    return parsed
+
+
+def _zero_pad_date(text: str) -> str:
+    year, month, day = text.split("-")
+    return f"{year}-{int(month):02d}-{int(day):02d}"
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """When a talk happens. Timed: aware datetimes. All-day: dates, `end` inclusive."""
+
+    start: datetime | date
+    end: datetime | date
+    all_day: bool
+    zone: str | None  # the IANA zone times are shown in; None for a fixed offset
+
+    @property
+    def tz(self) -> tzinfo:
+        if isinstance(self.start, datetime) and self.start.tzinfo is not None:
+            return self.start.tzinfo
+        return ZoneInfo(self.zone) if self.zone else UTC
+
+    @property
+    def start_utc(self) -> datetime:
+        """The instant the talk starts (an all-day talk: midnight in its zone)."""
+        if isinstance(self.start, datetime):
+            return self.start.astimezone(UTC)
+        return _midnight(self.start, self.tz)
+
+    @property
+    def end_utc(self) -> datetime:
+        """The instant the talk is over (an all-day talk: midnight after its last day)."""
+        if isinstance(self.end, datetime):
+            return self.end.astimezone(UTC)
+        return _midnight(self.end + timedelta(days=1), self.tz)
+
+    @property
+    def multi_day(self) -> bool:
+        return _day(self.start) != _day(self.end)
+
+
+def _day(value: datetime | date) -> date:
+    return value.date() if isinstance(value, datetime) else value
+
+
+def _midnight(day: date, tz: tzinfo) -> datetime:
+    return datetime.combine(day, time(), tz).astimezone(UTC)
+
+
+class ScheduleError(ValueError):
+    def __init__(self, message: str, field: str, hint: str | None = None):
+        super().__init__(message)
+        self.field = field
+        self.hint = hint
+
+
+def resolve(start: Moment, end: Moment | None, *, all_day: bool, zone: str | None,
+            default_zone: str, default_length: timedelta,
+            start_field: str = "date", end_field: str = "date_end") -> Schedule:
+    """Turn the author's values into a Schedule, or raise ScheduleError."""
+    if isinstance(start, time):
+        raise ScheduleError(f"`{start_field}` has a time but no day", start_field,
+                            "write the full date, such as 2019-05-22T14:50:00")
+    if all_day or not isinstance(start, datetime):
+        return _all_day(_day(start), end, zone or default_zone, end_field)
+    shown_zone = zone or (default_zone if start.tzinfo is None else None)
+    begin = _localize(start, zone, default_zone, start_field)
+    if end is None:
+        return Schedule(begin, begin + default_length, False, shown_zone)
+    if isinstance(end, time):
+        finish = _localize(datetime.combine(start.date(), end), zone, default_zone, end_field)
+    elif isinstance(end, datetime):
+        finish = _localize(end, zone, default_zone, end_field)
+    elif end == start.date():
+        return Schedule(begin, begin + default_length, False, shown_zone)
+    else:  # a timed start and a later end day: a multi-day event over whole days
+        return _all_day(start.date(), end, zone or default_zone, end_field)
+    if finish < begin:
+        raise ScheduleError(
+            f"`{end_field}` ({finish.isoformat()}) is before `{start_field}` "
+            f"({begin.isoformat()})", end_field, "the end must be at or after the start")
+    return Schedule(begin, finish, False, shown_zone)
+
+
+def _all_day(first: date, end: Moment | None, zone: str, end_field: str) -> Schedule:
+    last = first
+    if isinstance(end, (datetime, date)):
+        last = _day(end)
+    if last < first:
+        raise ScheduleError(f"`{end_field}` ({last.isoformat()}) is before the first day "
+                            f"({first.isoformat()})", end_field,
+                            "the last day must be on or after the first")
+    return Schedule(first, last, True, zone)
+
+
+def _localize(value: datetime, zone: str | None, default_zone: str, field: str) -> datetime:
+    if value.tzinfo is None:
+        tz = ZoneInfo(zone or default_zone)
+        local = value.replace(tzinfo=tz)
+        round_trip = local.astimezone(UTC).astimezone(tz).replace(tzinfo=None)
+        if round_trip != value:
+            raise ScheduleError(
+                f"`{field}` {value.isoformat()} does not exist in {zone or default_zone}: "
+                "the clocks skip that hour", field,
+                f"did you mean {round_trip.isoformat()}?")
+        return local
+    if zone:
+        return value.astimezone(ZoneInfo(zone))
+    return value
+
+
+def zone_label(moment: datetime) -> str:
+    """A short name for the zone of `moment`: CEST, or UTC+08:00 when it has none."""
+    name = moment.tzname() or ""
+    if name and name[0] not in "+-" and name != "UTC":
+        return name
+    return utc_offset(moment)
+
+
+def utc_offset(moment: datetime) -> str:
+    offset = moment.utcoffset() or timedelta()
+    if not offset:
+        return "UTC"
+    sign = "+" if offset >= timedelta() else "\u2212"
+    minutes = abs(int(offset.total_seconds())) // 60
+    return f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
