@@ -128,11 +128,10 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
             return Config(), [Diagnostic(path, f"cannot read the site config: {exc}")]
         try:
             raw = parse_toml(text)
-        except FrontMatterError as exc:  # line numbers of a whole file start at 1
-            line = exc.line - 1 if exc.line else None
+        except FrontMatterError as exc:
             message = exc.message.replace("TOML front matter", "TOML")
-            return Config(), [Diagnostic(path, message, line, exc.column, hint=exc.hint)]
-        lines = {k: v - 1 for k, v in toml_key_lines(text.split("\n")).items()}
+            return Config(), [Diagnostic(path, message, exc.line, exc.column, hint=exc.hint)]
+        lines = toml_key_lines(text.split("\n"))
     raw.update(overrides or {})
     clean: dict[str, Any] = {}
     for key, value in raw.items():

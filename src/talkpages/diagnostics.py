@@ -61,11 +61,12 @@ class Diagnostic:
 
 
 def display_path(path: Path) -> str:
-    """The path relative to the working folder when it is below it, as users typed it."""
+    """The path relative to the working folder when it is below it, else as it is."""
     try:
-        return os.path.relpath(path)
+        relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
         return str(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:

@@ -72,27 +72,37 @@ def split(text: str) -> FrontMatter:
         raise FrontMatterError("the file contains NUL bytes; is it a binary file?", 1, 1)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
-    opening = lines[0].strip() if lines else ""
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    lines[:first] = [""] * first  # Hugo allows blank lines before the front matter
+    opening = lines[first].strip() if lines else ""
     fmt = DELIMITERS.get(opening)
     if fmt is None:
         raise FrontMatterError(
             "no front matter: the file must start with a `+++` (TOML) or `---` (YAML) line",
-            1, 1, hint='start the file with `+++`, then `title = "…"` and `date = …`, then `+++`')
-    for index in range(1, len(lines)):
+            first + 1, 1, hint='start the file with `+++`, then `title = "…"` and `date = …`, then `+++`')
+    for index in range(first + 1, len(lines)):
         if lines[index].rstrip() == opening:
             closing = index
             break
     else:
-        raise FrontMatterError(f"the front matter opened on line 1 with `{opening}` is never "
-                               "closed", 1, 1, hint=f"add a line `{opening}` after the last field")
-    source = "\n".join(lines[1:closing])
+        raise FrontMatterError(f"the front matter opened on line {first + 1} with `{opening}` "
+                               "is never closed", first + 1, 1, hint=f"add a line `{opening}` after the last field")
+    # Parse with the lines before the block blanked, so parser line numbers are file lines.
+    head = [""] * (first + 1) + lines[first + 1:closing]
+    source = "\n".join(head)
     body = "\n".join(lines[closing + 1:])
-    if fmt == "toml":
-        data = parse_toml(source)
-        key_lines = toml_key_lines(lines[1:closing])
-    else:
-        data = _parse_yaml(source)
-        key_lines = _yaml_key_lines(lines[1:closing])
+    try:
+        if fmt == "toml":
+            data = parse_toml(source)
+            key_lines = toml_key_lines(head)
+        else:
+            data = _parse_yaml(source)
+            key_lines = _yaml_key_lines(head)
+    except FrontMatterError as exc:
+        if exc.line is None:  # "at end of document": point at the last line of the block
+            exc.line = max(closing, first + 1)
+            exc.column = len(lines[exc.line - 1]) + 1 if closing > first + 1 else 1
+        raise
     return FrontMatter(data=data, format=fmt, body=body, body_line=closing + 2,
                        key_lines=key_lines)
 
@@ -106,13 +116,13 @@ def parse_toml(source: str) -> dict[str, Any]:
         line = column = None
         if match:
             message = message[: match.start()]
-            line, column = int(match.group(1)) + 1, int(match.group(2))
+            line, column = int(match.group(1)), int(match.group(2))
         else:
             message = message.replace(" (at end of document)", "")
         raise FrontMatterError(f"invalid TOML front matter: {_lower_first(message)}", line,
                                column, hint=_toml_hint(message)) from None
     except RecursionError:
-        raise FrontMatterError("invalid TOML front matter: nesting is too deep", 2, 1) from None
+        raise FrontMatterError("invalid TOML front matter: nesting is too deep") from None
 
 
 def _parse_yaml(source: str) -> dict[str, Any]:
@@ -120,17 +130,16 @@ def _parse_yaml(source: str) -> dict[str, Any]:
         data = yaml.load(source, Loader=_TextTimestampLoader)  # noqa: S506 - a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 2 if mark else None
+        line = mark.line + 1 if mark else None
         column = mark.column + 1 if mark else None
         problem = exc.problem or exc.context or "it cannot be parsed"
         raise FrontMatterError(f"invalid YAML front matter: {problem}", line, column) from None
     except (yaml.YAMLError, RecursionError) as exc:
-        raise FrontMatterError(f"invalid YAML front matter: {exc}", 2, 1) from None
+        raise FrontMatterError(f"invalid YAML front matter: {exc}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise FrontMatterError("the YAML front matter must be a mapping of `key: value` lines",
-                               2, 1)
+        raise FrontMatterError("the YAML front matter must be a mapping of `key: value` lines")
     return {str(k): v for k, v in data.items()}
 
 
@@ -152,7 +161,7 @@ def toml_key_lines(lines: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     prefix = ""
     for offset, raw in enumerate(lines):
-        line_no = offset + 2
+        line_no = offset + 1
         table = _TOML_TABLE.match(raw)
         if table:
             prefix = table.group(1).strip().strip("\"'").lower() + "."
@@ -175,7 +184,7 @@ def _yaml_key_lines(lines: list[str]) -> dict[str, int]:
         name = key.group(2).strip("\"'").lower()
         if key.group(1) == "":
             parent = name
-            found.setdefault(name, offset + 2)
+            found.setdefault(name, offset + 1)
         else:
-            found.setdefault(f"{parent}.{name}", offset + 2)
+            found.setdefault(f"{parent}.{name}", offset + 1)
     return found

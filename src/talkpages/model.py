@@ -194,6 +194,8 @@ class _Fields:
             return None
 
     def url(self, key: str, value: Any) -> str | None:
+        if value is None:
+            return None
         if not isinstance(value, str):
             self.error(key, f"`{key}` must be a URL written as text")
             return None
@@ -274,7 +276,8 @@ def _schedule(f: _Fields, config: Config) -> times.Schedule | None:
     start_key, _ = f.first("event_start", "time_start", "date")
     end_key, _ = f.first("event_end", "time_end", "date_end")
     if start_key not in f.data or f.data.get(start_key) in (None, ""):
-        f.problems.append(Diagnostic(f.path, "the talk has no date", 1, 1,
+        line = f.fm.line_of(start_key) or 1
+        f.problems.append(Diagnostic(f.path, "the talk has no date", line, 1,
                                      hint="add `date = 2019-05-22T14:50:00` (local time of "
                                           "the venue) and `timezone = \"Europe/Madrid\"`"))
         return None

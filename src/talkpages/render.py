@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
@@ -112,7 +112,13 @@ def _filters(site: Site) -> dict[str, Callable[..., Any]]:
         "zone_note": formatting.zone_note,
         "machine": formatting.machine,
         "absolute": site.config.absolute_url,
+        "href": href,
     }
+
+
+def href(url: str) -> str:
+    """A URL from a talk file made valid for an href: spaces, quotes, braces… encoded."""
+    return quote(url.strip(), safe=":/?#@!$&'()*+,;=%~")
 
 
 def _sitemap(site: Site) -> bytes:

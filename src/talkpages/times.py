@@ -51,9 +51,12 @@ def parse_moment(value: Any) -> Moment | None:
     try:
         if len(text) <= 10:
             return date.fromisoformat(_zero_pad_date(text))
-        return datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        pass
+        return _check_offset(datetime.fromisoformat(text.replace("Z", "+00:00")
+                                                    .replace("z", "+00:00")), text)
+    except ValueError as exc:
+        if "offset" in str(exc):
+            raise ValueError(f"{text!r} has a UTC offset out of range: offsets run from "
+                             "-12:00 to +14:00") from None
     try:
         parsed = dateparser.isoparse(text)
     except (ValueError, OverflowError):
@@ -63,7 +66,16 @@ def parse_moment(value: Any) -> Moment | None:
             raise ValueError(f"{text!r} is not a valid date and time: write "
                              "2019-05-22T14:50:00, optionally with an offset such as "
                              "+02:00") from None
-    return parsed
+    return _check_offset(parsed, text)
+
+
+def _check_offset(value: datetime, text: str) -> datetime:
+    """UTC offsets on Earth run from -12:00 to +14:00; anything past ±18:00 is a typo."""
+    offset = value.utcoffset()
+    if offset is not None and abs(offset) > timedelta(hours=18):
+        raise ValueError(f"{text!r} has a UTC offset out of range: offsets run from "
+                         "-12:00 to +14:00")
+    return value
 
 
 def _zero_pad_date(text: str) -> str:

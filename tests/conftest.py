@@ -1,0 +1,63 @@
+"""Shared fixtures: build a site from a dict of files, run the command line."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from talkpages import cli
+from talkpages.build import BuildResult, render
+from talkpages.loader import LoadOptions
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SEED = SHARED / "seeds" / "004_2a04af4d7c97a84f.txt"
+NOW = datetime(2026, 11, 21, tzinfo=timezone.utc)
+
+MakeSite = Callable[..., Path]
+
+
+def talk(title: str = "A talk", date: str = "2019-05-22T14:50:00", extra: str = "",
+         body: str = "Body text.") -> str:
+    """A talk file; `date` is written as a TOML value, `extra` as more front matter lines."""
+    return f'+++\ntitle = "{title}"\ndate = {date}\n{textwrap.dedent(extra).strip()}\n+++\n{body}\n'
+
+
+@pytest.fixture
+def make_site(tmp_path: Path) -> MakeSite:
+    def make(files: dict[str, str | bytes], root: Path | None = None) -> Path:
+        site = root or tmp_path / "site"
+        (site / "talks").mkdir(parents=True, exist_ok=True)
+        for name, content in files.items():
+            path = site / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+        return site
+    return make
+
+
+def render_site(site: Path, **options: object) -> BuildResult:
+    return render(site, LoadOptions(now=options.pop("now", NOW), **options))  # type: ignore[arg-type]
+
+
+def outputs(result: BuildResult) -> dict[str, bytes]:
+    return {o.path: o.data for o in result.outputs if o.data is not None}
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    def run(*args: str) -> tuple[int, str, str]:
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exc:  # argparse: --help, --version, usage errors
+            code = int(exc.code or 0)
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
