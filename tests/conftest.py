@@ -61,3 +61,14 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str,
         out, err = capsys.readouterr()
         return code, out, err
     return run
+
+
+def require_tool(available: bool, reason: str) -> None:
+    """Skip when a tool a test drives is absent; in CI (TALKPAGES_REQUIRE_TOOLS=1) fail."""
+    import os
+
+    if available:
+        return
+    if os.environ.get("TALKPAGES_REQUIRE_TOOLS") == "1":
+        pytest.fail(f"required tool missing: {reason}")
+    pytest.skip(reason)

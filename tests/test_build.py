@@ -6,9 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import NOW, ROOT, MakeSite, talk
 
 from talkpages.writer import MARKER
+
+from conftest import NOW, ROOT, MakeSite, talk
 
 NOW_ARG = NOW.isoformat()
 

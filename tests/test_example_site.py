@@ -12,6 +12,7 @@ from pathlib import Path
 
 import icalendar
 import pytest
+
 from conftest import NOW, ROOT, SEED, render_site
 
 GOLDEN = Path(__file__).parent / "golden" / "example"

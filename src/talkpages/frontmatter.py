@@ -79,14 +79,16 @@ def split(text: str) -> FrontMatter:
     if fmt is None:
         raise FrontMatterError(
             "no front matter: the file must start with a `+++` (TOML) or `---` (YAML) line",
-            first + 1, 1, hint='start the file with `+++`, then `title = "…"` and `date = …`, then `+++`')
+            first + 1, 1,
+            hint='start the file with `+++`, then `title = "…"` and `date = …`, then `+++`')
     for index in range(first + 1, len(lines)):
         if lines[index].rstrip() == opening:
             closing = index
             break
     else:
-        raise FrontMatterError(f"the front matter opened on line {first + 1} with `{opening}` "
-                               "is never closed", first + 1, 1, hint=f"add a line `{opening}` after the last field")
+        raise FrontMatterError(
+            f"the front matter opened on line {first + 1} with `{opening}` is never closed",
+            first + 1, 1, hint=f"add a line `{opening}` after the last field")
     # Parse with the lines before the block blanked, so parser line numbers are file lines.
     head = [""] * (first + 1) + lines[first + 1:closing]
     source = "\n".join(head)
@@ -109,7 +111,8 @@ def split(text: str) -> FrontMatter:
 
 def parse_toml(source: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(source)
+        data: dict[str, Any] = tomllib.loads(source)
+        return data
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_POSITION.search(message)

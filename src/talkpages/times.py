@@ -43,7 +43,8 @@ def parse_moment(value: Any) -> Moment | None:
     text = value.strip()
     if _TIME_ONLY.match(text):
         try:
-            return time(*(int(part) for part in text.split(":")))
+            hour, minute, *second = (int(part) for part in text.split(":"))
+            return time(hour, minute, second[0] if second else 0)
         except ValueError:
             raise ValueError(f"{text!r} is not a valid time of day") from None
     if not _DATE_START.match(text):
@@ -144,20 +145,26 @@ def resolve(start: Moment, end: Moment | None, *, all_day: bool, zone: str | Non
     shown_zone = zone or (default_zone if start.tzinfo is None else None)
     begin = _localize(start, zone, default_zone, start_field)
     if end is None:
-        return Schedule(begin, begin + default_length, False, shown_zone)
+        return Schedule(begin, _after(begin, default_length), False, shown_zone)
     if isinstance(end, time):
         finish = _localize(datetime.combine(start.date(), end), zone, default_zone, end_field)
     elif isinstance(end, datetime):
         finish = _localize(end, zone, default_zone, end_field)
     elif end == start.date():
-        return Schedule(begin, begin + default_length, False, shown_zone)
+        return Schedule(begin, _after(begin, default_length), False, shown_zone)
     else:  # a timed start and a later end day: a multi-day event over whole days
         return _all_day(start.date(), end, zone or default_zone, end_field)
-    if finish < begin:
+    if finish.astimezone(UTC) < begin.astimezone(UTC):
         raise ScheduleError(
             f"`{end_field}` ({finish.isoformat()}) is before `{start_field}` "
             f"({begin.isoformat()})", end_field, "the end must be at or after the start")
     return Schedule(begin, finish, False, shown_zone)
+
+
+def _after(begin: datetime, length: timedelta) -> datetime:
+    """`length` of real time after `begin` (Python's own `+` adds wall-clock time)."""
+    tz = begin.tzinfo
+    return (begin.astimezone(UTC) + length).astimezone(tz)
 
 
 def _all_day(first: date, end: Moment | None, zone: str, end_field: str) -> Schedule:

@@ -1,0 +1,73 @@
+"""The Nu HTML checker accepts every page of the example site and of a fixture site.
+
+Needs Java and the npm package vnu-jar (installed under tests/node by .ci/run);
+skipped with the reason when either is absent.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from talkpages.build import build
+from talkpages.loader import LoadOptions
+
+from conftest import NOW, ROOT, MakeSite, require_tool, talk
+
+VNU = Path(__file__).parent / "node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+
+
+def require_vnu() -> None:
+    require_tool(shutil.which("java") is not None,
+                 "java is not installed (apt-get install default-jre-headless)")
+    require_tool(VNU.exists(), f"vnu.jar is not installed (cd tests/node && npm ci): {VNU}")
+
+
+def vnu(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["java", "-jar", str(VNU), "--skip-non-html", "--also-check-css",
+                           "--also-check-svg", str(folder)], capture_output=True, text=True)
+
+
+def test_example_site_is_valid_html(tmp_path: Path) -> None:
+    require_vnu()
+    result = build(ROOT, tmp_path / "public", LoadOptions(now=NOW))
+    assert result.ok
+    done = vnu(tmp_path / "public")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_fixture_site_with_every_field_is_valid_html(make_site: MakeSite, tmp_path: Path) -> None:
+    require_vnu()
+    site = make_site({
+        "talks/full/index.md": talk("Everything <b>escaped</b> & more", "2019-05-20", """
+            date_end = 2019-05-23
+            authors = ["Ada Lovelace", "Grace Hopper"]
+            location = "Barcelona, Spain"
+            event = "KubeCon Europe"
+            event_url = "https://example.org/a b{c}"
+            abstract = "An *abstract* with <script>alert(1)</script>"
+            summary = "Short."
+            tags = ["a", "b c"]
+            url_slides = "slides.pdf"
+            url_video = "https://example.org/v"
+            [address]
+            street = "Av. Reina Maria Cristina"
+            city = "Barcelona"
+            postcode = "08004"
+            country = "Spain"
+            [image]
+            caption = "A *caption*"
+            [[links]]
+            name = "Mail"
+            url = "mailto:ada@example.org"
+        """, body="## Heading\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+                  "<div>raw</div>\n\n```\n<x>\n```\n"),
+        "talks/full/featured.png": (ROOT / "assets" / "favicon.ico").read_bytes()[22:],
+        "talks/full/slides.pdf": b"%PDF",
+        "talks/upcoming.md": talk("Later", "2099-01-01T10:00:00+09:00"),
+    })
+    result = build(site, tmp_path / "out", LoadOptions(now=NOW))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    done = vnu(tmp_path / "out")
+    assert done.returncode == 0, done.stdout + done.stderr

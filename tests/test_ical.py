@@ -1,0 +1,168 @@
+"""The calendar feed: framing, events, and time zones that clients read right."""
+
+from __future__ import annotations
+
+import bisect
+from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import icalendar
+import pytest
+
+from talkpages.vtimezone import vtimezone
+
+from conftest import MakeSite, outputs, render_site, talk
+
+UTC = timezone.utc
+
+
+def feed(make_site: MakeSite, files: dict[str, str], config: str = "") -> bytes:
+    site = make_site({**files, "talkpages.toml": config or
+                      'base_url = "https://talks.example.org/"\ntitle = "Example"\n'})
+    result = render_site(site)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    return outputs(result)["calendar.ics"]
+
+
+def events(data: bytes) -> dict[str, icalendar.Event]:
+    return {str(e["UID"]): e for e in icalendar.Calendar.from_ical(data).walk("VEVENT")}
+
+
+def test_timed_talk_in_a_zone_has_tzid_and_vtimezone(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/bcn.md": talk("Barcelona", "2019-05-22T14:50:00", """
+        date_end = 2019-05-22T15:25:00
+        timezone = "Europe/Madrid"
+    """)})
+    text = data.decode()
+    assert "DTSTART;TZID=Europe/Madrid:20190522T145000" in text
+    assert "DTEND;TZID=Europe/Madrid:20190522T152500" in text
+    assert text.count("BEGIN:VTIMEZONE") == 1 and "TZID:Europe/Madrid" in text
+    assert "\nDURATION" not in text
+    event = events(data)["bcn@talks.example.org"]
+    assert event.decoded("DTSTART").astimezone(UTC) == datetime(2019, 5, 22, 12, 50, tzinfo=UTC)
+
+
+def test_naive_time_uses_the_site_zone_when_the_talk_has_none(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/a.md": talk("A", "2019-11-20T09:00:00")},
+                'timezone = "Asia/Shanghai"\n')
+    assert "DTSTART;TZID=Asia/Shanghai:20191120T090000" in data.decode()
+    assert "DTEND;TZID=Asia/Shanghai:20191120T100000" in data.decode()  # default: 1 hour
+
+
+def test_fixed_offset_talk_is_written_in_utc(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/tokyo.md": talk("Tokyo", "2024-03-01T10:00:00+09:00")})
+    text = data.decode()
+    assert "DTSTART:20240301T010000Z" in text
+    assert "BEGIN:VTIMEZONE" not in text
+
+
+def test_all_day_talks_have_an_exclusive_end_and_no_zone(make_site: MakeSite) -> None:
+    data = feed(make_site, {
+        "talks/one.md": talk("One day", "2019-05-22"),
+        "talks/three.md": talk("Three days", "2019-05-20T00:00:00Z",
+                               "date_end = 2019-05-22T00:00:00Z\nall_day = true")})
+    text = data.decode()
+    assert "DTSTART;VALUE=DATE:20190522\r\nDTEND;VALUE=DATE:20190523" in text
+    assert "DTSTART;VALUE=DATE:20190520\r\nDTEND;VALUE=DATE:20190523" in text
+    assert "TZID" not in text
+
+
+def test_uid_survives_a_new_title_and_dtstamp_is_the_build_time(make_site: MakeSite) -> None:
+    first = events(feed(make_site, {"talks/x.md": talk("Old title")}))
+    second = events(feed(make_site, {"talks/x.md": talk("New title")}))
+    assert list(first) == list(second) == ["x@talks.example.org"]
+    stamp = first["x@talks.example.org"].decoded("DTSTAMP")
+    assert stamp == datetime(2026, 11, 21, tzinfo=UTC)
+
+
+def test_event_properties(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/x/index.md": talk("Commas, semicolons; back\\\\slash", extra="""
+        authors = ["Ada", "Grace"]
+        location = "Barcelona, Spain"
+        event = "KubeCon"
+        tags = ["k8s", "batch"]
+        abstract = "About things."
+        url_slides = "slides.pdf"
+        lastmod = 2019-06-01T10:00:00Z
+    """)})
+    event = events(data)["x@talks.example.org"]
+    assert str(event["SUMMARY"]) == "Commas, semicolons; back\\slash"
+    assert str(event["LOCATION"]) == "Barcelona, Spain"
+    assert str(event["URL"]) == "https://talks.example.org/x/"
+    assert [str(c) for c in event["CATEGORIES"].cats] == ["k8s", "batch"]
+    description = str(event["DESCRIPTION"])
+    assert "About things." in description and "Speakers: Ada, Grace" in description
+    assert "Slides: https://talks.example.org/x/slides.pdf" in description
+    assert event.decoded("LAST-MODIFIED") == datetime(2019, 6, 1, 10, tzinfo=UTC)
+    assert "ORGANIZER" not in event
+
+
+def test_framing_crlf_and_folding_never_splits_a_character(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/long.md": talk("长" * 60 + " and more text " * 5)})
+    assert not data.startswith(b"\xef\xbb\xbf")
+    assert data.endswith(b"\r\n")
+    for line in data.split(b"\r\n"):
+        assert b"\n" not in line and b"\r" not in line
+        assert len(line) <= 75
+        line.decode("utf-8")  # every folded piece is whole UTF-8
+    cal = icalendar.Calendar.from_ical(data)
+    for key in ("PRODID", "VERSION"):
+        assert key in cal
+    assert "METHOD" not in cal
+
+
+def test_calendar_properties(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/a.md": talk("A")},
+                'base_url = "https://t.example.org/"\ncalendar_name = "My talks"\n'
+                'description = "All of them"\n').decode()
+    for line in ["NAME:My talks", "X-WR-CALNAME:My talks", "X-WR-CALDESC:All of them",
+                 "REFRESH-INTERVAL;VALUE=DURATION:PT12H", "X-PUBLISHED-TTL:PT12H",
+                 "SOURCE;VALUE=URI:https://t.example.org/calendar.ics",
+                 "URL:https://t.example.org/"]:
+        assert line + "\r\n" in data, line
+
+
+def onsets(component: icalendar.Timezone) -> list[tuple[datetime, timedelta]]:
+    """The UTC instants at which each observance of a VTIMEZONE begins, in order."""
+    return sorted(((part.decoded("DTSTART") - part.decoded("TZOFFSETFROM")).replace(tzinfo=UTC),
+                   part.decoded("TZOFFSETTO")) for part in component.subcomponents)
+
+
+def offset_at(table: list[tuple[datetime, timedelta]], instant: datetime) -> timedelta:
+    """Evaluate plain observances as a client would: the last onset before `instant` wins."""
+    index = bisect.bisect_right([onset for onset, _ in table], instant) - 1
+    assert index >= 0, f"no observance covers {instant}"
+    return table[index][1]
+
+
+@pytest.mark.parametrize("zone", ["Europe/Madrid", "America/Los_Angeles", "Asia/Shanghai",
+                                  "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kathmandu",
+                                  "Africa/Casablanca"])
+def test_vtimezone_gives_the_same_offset_as_the_tz_database_every_hour(zone: str) -> None:
+    component = icalendar.Calendar.from_ical(
+        b"BEGIN:VCALENDAR\r\n" + vtimezone(zone, 2018, 2020).to_ical() + b"END:VCALENDAR\r\n"
+    ).walk("VTIMEZONE")[0]
+    tz = ZoneInfo(zone)
+    table = onsets(component)
+    instant = datetime(2018, 1, 1, tzinfo=UTC)
+    while instant < datetime(2021, 1, 1, tzinfo=UTC):
+        expected = instant.astimezone(tz).utcoffset()
+        assert offset_at(table, instant) == expected, (zone, instant)
+        instant += timedelta(hours=1)
+
+
+def test_vtimezone_has_one_value_per_line_and_no_comment() -> None:
+    text = vtimezone("Europe/Madrid", 2019, 2019).to_ical().decode()
+    assert "RDATE" not in text and "RRULE" not in text and "COMMENT" not in text
+    assert text.count("BEGIN:DAYLIGHT") == 3 and text.count("BEGIN:STANDARD") == 4
+
+
+def test_talk_across_a_dst_change_keeps_its_real_length(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/night.md": talk("Night", "2019-10-27T01:30:00", """
+        date_end = 2019-10-27T03:30:00
+        timezone = "Europe/Madrid"
+    """)})
+    event = events(data)["night@talks.example.org"]
+    length = event.decoded("DTEND").astimezone(UTC) - event.decoded("DTSTART").astimezone(UTC)
+    assert length == timedelta(hours=3)  # the clocks went back an hour in between
+    assert date(2019, 10, 27) == event.decoded("DTSTART").date()
