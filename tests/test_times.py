@@ -109,6 +109,14 @@ def test_parse_moment_rejects_invalid_text_with_value_error(text):
     assert str(info.value)
 
 
+@pytest.mark.filterwarnings("ignore:tzname")
+def test_parse_moment_refuses_a_zone_abbreviation_instead_of_dropping_it():
+    # "CEST" cannot be honoured (abbreviations are ambiguous); reading the time as naive
+    # would put the talk in the site's zone, two hours off, without a word.
+    with pytest.raises(ValueError):
+        parse_moment("2019-05-22 14:50:00 CEST")
+
+
 def test_parse_moment_out_of_range_offset_says_so():
     with pytest.raises(ValueError, match="offset"):
         parse_moment("2019-05-22T14:50:00-30:00")

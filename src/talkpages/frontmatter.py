@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -33,6 +33,7 @@ class FrontMatter:
     body: str
     body_line: int
     key_lines: dict[str, int]
+    table_lines: dict[str, list[int]] = field(default_factory=dict)  # [[name]] headers
 
     def line_of(self, key: str) -> int | None:
         """Line of a key in the file; `key` may be dotted (`image.caption`)."""
@@ -60,6 +61,7 @@ _TextTimestampLoader.yaml_implicit_resolvers = {
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_TOML_ARRAY_TABLE = re.compile(r"^\s*\[\[\s*([^\]]+?)\s*\]\]")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
 _YAML_KEY = re.compile(r"""^(\s*)(?:-\s+)?("[^"]*"|'[^']*'|[A-Za-z0-9_][\w.-]*)\s*:(\s|$)""")
 
@@ -105,8 +107,14 @@ def split(text: str) -> FrontMatter:
             exc.line = max(closing, first + 1)
             exc.column = len(lines[exc.line - 1]) + 1 if closing > first + 1 else 1
         raise
+    tables: dict[str, list[int]] = {}
+    if fmt == "toml":
+        for number, line in enumerate(head, 1):
+            match = _TOML_ARRAY_TABLE.match(line)
+            if match:
+                tables.setdefault(match.group(1).strip().lower(), []).append(number)
     return FrontMatter(data=data, format=fmt, body=body, body_line=closing + 2,
-                       key_lines=key_lines)
+                       key_lines=key_lines, table_lines=tables)
 
 
 def parse_toml(source: str) -> dict[str, Any]:

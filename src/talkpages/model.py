@@ -143,8 +143,8 @@ class _Fields:
         self.problems: list[Diagnostic] = []
 
     def error(self, key: str, message: str, hint: str | None = None,
-              severity: str = "error") -> None:
-        line = self.fm.line_of(key) or self.fm.line_of(key.split(".")[0])
+              severity: str = "error", line: int | None = None) -> None:
+        line = line or self.fm.line_of(key) or self.fm.line_of(key.split(".")[0])
         self.problems.append(Diagnostic(self.path, message, line, None if line is None else 1,
                                         severity=severity, hint=hint))  # type: ignore[arg-type]
 
@@ -193,18 +193,19 @@ class _Fields:
             self.error(key, f"invalid `{key}`: {exc}")
             return None
 
-    def url(self, key: str, value: Any) -> str | None:
+    def url(self, key: str, value: Any, line: int | None = None) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str):
-            self.error(key, f"`{key}` must be a URL written as text")
+            self.error(key, f"`{key}` must be a URL written as text", line=line)
             return None
         url = value.strip()
         if not url:
             return None
         if not is_safe_url(url):
             self.error(key, f"`{key}` is not an http(s), mailto or relative link: {url!r}",
-                       "links must start with https://, http://, mailto: or be a path")
+                       "links must start with https://, http://, mailto: or be a path",
+                       line=line)
             return None
         return url
 
@@ -222,35 +223,32 @@ def is_safe_url(url: str) -> bool:
 
 def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
               bundle_files: tuple[str, ...] = ()) -> tuple[Talk | None, list[Diagnostic]]:
+    """A Talk, or None and every problem of the file (all fields are read first)."""
     f = _Fields(fm, path)
     title = f.text("title")
-    if not title:
-        f.problems.append(Diagnostic(path, "the talk has no title", 1, 1,
-                                     hint='add a line `title = "…"` to the front matter'))
-    slug = _slug(f, default_slug)
+    raw_title = f.data.get("title")
+    if not title and (raw_title is None or isinstance(raw_title, str)):
+        f.problems.append(Diagnostic(path, "the talk has no title", f.fm.line_of("title") or 1,
+                                     1, hint='add a line `title = "…"` to the front matter'))
     schedule = _schedule(f, config)
-    links = _links(f)
-    image = _image(f, bundle_files)
-    address = _address(f)
     zone = (schedule.zone if schedule else None) or config.timezone
-    publish_date = _instant(f, "publishdate", zone)
-    lastmod = _instant(f, "lastmod", zone)
-    event_url = f.url("event_url", f.data["event_url"]) if f.data.get("event_url") else None
-    if any(p.is_error for p in f.problems) or schedule is None:
-        return None, f.problems
-    talk = Talk(
-        source=path, slug=slug, title=title, schedule=schedule,
-        publish_date=publish_date, lastmod=lastmod, draft=f.flag("draft"),
-        authors=f.strings("authors"), location=f.text("location"), address=address,
-        event=f.text("event", "event_name"), event_url=event_url or "",
+    values = dict(
+        slug=_slug(f, default_slug), publish_date=_instant(f, "publishdate", zone),
+        lastmod=_instant(f, "lastmod", zone), draft=f.flag("draft"),
+        authors=f.strings("authors"), location=f.text("location"), address=_address(f),
+        event=f.text("event", "event_name"),
+        event_url=f.url("event_url", f.data.get("event_url")) or "",
         abstract=f.text("abstract"), summary=f.text("summary"), featured=f.flag("featured"),
         tags=f.strings("tags"), categories=f.strings("categories"),
-        projects=f.strings("projects"), links=links, image=image, math=f.flag("math"),
-        body=fm.body,
-        params={k: v for k, v in fm.data.items()
-                if k.lower() not in KNOWN_KEYS and not k.lower().startswith("url_")},
-        bundle_files=bundle_files,
+        projects=f.strings("projects"), links=_links(f), image=_image(f, bundle_files),
+        math=f.flag("math"),
     )
+    if any(p.is_error for p in f.problems) or schedule is None:
+        return None, f.problems
+    params = {k: v for k, v in fm.data.items()
+              if k.lower() not in KNOWN_KEYS and not k.lower().startswith("url_")}
+    talk = Talk(source=path, title=title, schedule=schedule, body=fm.body, params=params,
+                bundle_files=bundle_files, **values)  # type: ignore[arg-type]
     return talk, f.problems
 
 
@@ -275,7 +273,9 @@ def _schedule(f: _Fields, config: Config) -> times.Schedule | None:
             return None
     start_key, _ = f.first("event_start", "time_start", "date")
     end_key, _ = f.first("event_end", "time_end", "date_end")
-    if start_key not in f.data or f.data.get(start_key) in (None, ""):
+    if f.data.get(start_key) in (None, ""):
+        start_key = next((k for k in ("event_start", "time_start", "date") if k in f.data),
+                         "date")
         line = f.fm.line_of(start_key) or 1
         f.problems.append(Diagnostic(f.path, "the talk has no date", line, 1,
                                      hint="add `date = 2019-05-22T14:50:00` (local time of "
@@ -328,9 +328,11 @@ def _links(f: _Fields) -> tuple[Link, ...]:
             f.error(key, f"`{key}` must be a list of tables with `name` and `url`",
                     '[[links]] name = "Slides" url = "https://…"')
             continue
-        for entry in value:
+        tables = f.fm.table_lines.get(key, [])
+        for number, entry in enumerate(value):
             entry = {str(k).lower(): v for k, v in entry.items()}
-            url = f.url(key, entry.get("url", ""))
+            line = tables[number] if number < len(tables) else None
+            url = f.url(key, entry.get("url"), line)
             if url:
                 links.append(Link(str(entry.get("name") or url), url, "custom"))
     return tuple(links)

@@ -24,6 +24,11 @@ from dateutil import parser as dateparser
 
 UTC = timezone.utc
 _DATE_START = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}")
+# What dateutil may parse beyond ISO 8601: a space before the time or a numeric offset
+# ("2019-05-22 14:50:00 +0200", Jekyll's style). Zone abbreviations are refused: "CST"
+# means three different offsets, and dateutil would silently drop it.
+_LENIENT = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?"
+                      r"\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?$", re.IGNORECASE)
 _TIME_ONLY = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?$")
 
 Moment = datetime | date | time
@@ -49,6 +54,8 @@ def parse_moment(value: Any) -> Moment | None:
             raise ValueError(f"{text!r} is not a valid time of day") from None
     if not _DATE_START.match(text):
         raise ValueError(f"{text!r} is not a date: write 2019-05-22 or 2019-05-22T14:50:00")
+    if len(text) == 11 and text[-1] in "Zz":  # a date "in UTC" is still just a date
+        text = text[:-1]
     try:
         if len(text) <= 10:
             return date.fromisoformat(_zero_pad_date(text))
@@ -61,7 +68,9 @@ def parse_moment(value: Any) -> Moment | None:
     try:
         parsed = dateparser.isoparse(text)
     except (ValueError, OverflowError):
-        try:  # Jekyll-style "2019-05-22 14:50:00 +0200"
+        try:
+            if not _LENIENT.match(text):
+                raise ValueError(text)
             parsed = dateparser.parse(text)
         except (ValueError, OverflowError, dateparser.ParserError):
             raise ValueError(f"{text!r} is not a valid date and time: write "
@@ -147,8 +156,10 @@ def resolve(start: Moment, end: Moment | None, *, all_day: bool, zone: str | Non
     if end is None:
         return Schedule(begin, _after(begin, default_length), False, shown_zone)
     if isinstance(end, time):
-        finish = _localize(datetime.combine(start.date(), end), zone, default_zone, end_field)
-    elif isinstance(end, datetime):
+        end = datetime.combine(start.date(), end)
+    if isinstance(end, datetime):
+        if end.tzinfo is None and start.tzinfo is not None and not zone:
+            end = end.replace(tzinfo=start.tzinfo)  # a naive end shares the start's offset
         finish = _localize(end, zone, default_zone, end_field)
     elif end == start.date():
         return Schedule(begin, _after(begin, default_length), False, shown_zone)
