@@ -23,8 +23,11 @@ def test_build_writes_pages_index_feed_and_site_files(make_site: MakeSite, run_c
     public = site / "public"
     for name in ["index.html", "one/index.html", "two/index.html", "two/slides.pdf",
                  "calendar.ics", "404.html", "sitemap.xml", "robots.txt", "favicon.ico",
-                 "assets/style.css", MARKER]:
+                 "feed.xml", "talks.json", "search.json", "tags/index.html",
+                 "speakers/index.html", "years/2019/index.html", MARKER]:
         assert (public / name).is_file(), name
+    assert len(list(public.glob("assets/style.*.css"))) == 1
+    assert len(list(public.glob("assets/site.*.js"))) == 1
     assert "Built 2 talks" in out
 
 
@@ -85,7 +88,9 @@ def test_drafts_and_future_flags(make_site: MakeSite, run_cli) -> None:
                       "talks/later.md": talk("Later", extra="publishDate = 2099-01-01"),
                       "talks/now.md": talk("Now", "2099-05-01")})
     run_cli("build", "-s", str(site), "--now", NOW_ARG)
-    assert sorted(p.name for p in (site / "public").iterdir() if p.is_dir()) == ["assets", "now"]
+    site_folders = {"assets", "tags", "speakers", "years"}
+    assert sorted(p.name for p in (site / "public").iterdir()
+                  if p.is_dir() and p.name not in site_folders) == ["now"]
     run_cli("build", "-s", str(site), "--now", NOW_ARG, "--drafts", "--future")
     assert {"draft", "later", "now"} <= {p.name for p in (site / "public").iterdir()}
 

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 
+from talkpages import ics
 from talkpages.vtimezone import vtimezone
 
 from conftest import MakeSite, outputs, render_site, talk
@@ -140,7 +141,7 @@ def offset_at(table: list[tuple[datetime, timedelta]], instant: datetime) -> tim
                                   "Africa/Casablanca"])
 def test_vtimezone_gives_the_same_offset_as_the_tz_database_every_hour(zone: str) -> None:
     component = icalendar.Calendar.from_ical(
-        b"BEGIN:VCALENDAR\r\n" + vtimezone(zone, 2018, 2020).to_ical() + b"END:VCALENDAR\r\n"
+        b"BEGIN:VCALENDAR\r\n" + ics.lines(vtimezone(zone, 2018, 2020)) + b"END:VCALENDAR\r\n"
     ).walk("VTIMEZONE")[0]
     tz = ZoneInfo(zone)
     table = onsets(component)
@@ -152,7 +153,7 @@ def test_vtimezone_gives_the_same_offset_as_the_tz_database_every_hour(zone: str
 
 
 def test_vtimezone_has_one_value_per_line_and_no_comment() -> None:
-    text = vtimezone("Europe/Madrid", 2019, 2019).to_ical().decode()
+    text = ics.lines(vtimezone("Europe/Madrid", 2019, 2019)).decode()
     assert "RDATE" not in text and "RRULE" not in text and "COMMENT" not in text
     assert text.count("BEGIN:DAYLIGHT") == 3 and text.count("BEGIN:STANDARD") == 4
 
@@ -166,3 +167,84 @@ def test_talk_across_a_dst_change_keeps_its_real_length(make_site: MakeSite) -> 
     length = event.decoded("DTEND").astimezone(UTC) - event.decoded("DTSTART").astimezone(UTC)
     assert length == timedelta(hours=3)  # the clocks went back an hour in between
     assert date(2019, 10, 27) == event.decoded("DTSTART").date()
+
+
+def test_status_sequence_geo_and_an_explicit_uid(make_site: MakeSite) -> None:
+    data = feed(make_site, {
+        "talks/off.md": talk("Off", extra='status = "cancelled"\nsequence = 3\nuid = "fixed@x"'),
+        "talks/later.md": talk("Later", extra='status = "postponed"\n'
+                               "coordinates = {latitude = 41.3851, longitude = 2.1734}")})
+    found = events(data)
+    assert str(found["fixed@x"]["STATUS"]) == "CANCELLED"
+    assert found["fixed@x"]["SEQUENCE"] == 3
+    later = found["later@talks.example.org"]
+    assert str(later["STATUS"]) == "TENTATIVE"
+    assert "GEO:41.385100;2.173400" in data.decode()
+
+
+def test_organizer_only_when_asked_for(make_site: MakeSite) -> None:
+    assert b"ORGANIZER" not in feed(make_site, {"talks/a.md": talk("A")})
+    data = feed(make_site, {"talks/a.md": talk("A")},
+                'calendar_organizer = "talks@example.org"\nauthor = "Ada"\n').decode()
+    assert "ORGANIZER;CN=Ada:mailto:talks@example.org" in data
+
+
+def test_last_modified_is_never_after_now(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/a.md": talk("A", extra="lastmod = 2030-01-01T00:00:00Z"),
+                            "talks/b.md": talk("B", extra="lastmod = 2020-01-01T00:00:00Z")})
+    found = events(data)
+    assert found["a@talks.example.org"].decoded("LAST-MODIFIED") == datetime(2026, 11, 21,
+                                                                             tzinfo=UTC)
+    assert found["b@talks.example.org"].decoded("LAST-MODIFIED") == datetime(2020, 1, 1,
+                                                                             tzinfo=UTC)
+
+
+def test_recurring_talk_in_the_feed(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/meetup.md": talk("Meetup", "2024-10-09T19:00:00", """
+        timezone = "Europe/Madrid"
+        recurrence = "FREQ=WEEKLY;UNTIL=20241106"
+        exdates = [2024-10-23T19:00:00, 2024-10-30T19:00:00]
+    """)}).decode()
+    assert "RRULE:FREQ=WEEKLY;UNTIL=20241106T225959Z\r\n" in data
+    assert "EXDATE;TZID=Europe/Madrid:20241023T190000\r\n" in data
+    assert "EXDATE;TZID=Europe/Madrid:20241030T190000\r\n" in data
+
+
+def test_feeds_per_tag_per_speaker_and_per_talk(make_site: MakeSite) -> None:
+    site = make_site({"talks/a.md": talk("A", extra='tags = ["K8s", "中文"]\nauthors = ["Ada"]'),
+                      "talks/b.md": talk("B", extra='tags = ["k8s"]\nauthors = ["Grace"]'),
+                      "talkpages.toml": 'base_url = "https://t.example.org/"\n'})
+    files = outputs(render_site(site))
+    tag = events(files["tags/k8s/calendar.ics"])
+    assert sorted(tag) == ["a@t.example.org", "b@t.example.org"]
+    assert sorted(events(files["speakers/ada/calendar.ics"])) == ["a@t.example.org"]
+    assert "SOURCE;VALUE=URI:https://t.example.org/tags/%E4%B8%AD%E6%96%87/calendar.ics" in \
+        files["tags/中文/calendar.ics"].decode()
+    single = files["a/a.ics"].decode()
+    assert single.count("BEGIN:VEVENT") == 1
+    assert "X-WR-CALNAME" not in single and "REFRESH-INTERVAL" not in single
+
+
+def test_google_and_outlook_links_carry_the_same_times(make_site: MakeSite) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    from talkpages import ical
+
+    site_dir = make_site({"talks/x.md": talk("X & Y", "2019-05-22T14:50:00",
+                                             'date_end = 2019-05-22T15:25:00\n'
+                                             'timezone = "Europe/Madrid"\nlocation = "BCN"')})
+    result = render_site(site_dir)
+    site = result.site
+    assert site is not None
+    google = parse_qs(urlsplit(ical.google_url(site, site.talks[0])).query)
+    assert google["dates"] == ["20190522T125000Z/20190522T132500Z"]
+    assert google["text"] == ["X & Y"] and google["ctz"] == ["Europe/Madrid"]
+    outlook = parse_qs(urlsplit(ical.outlook_url(site, site.talks[0])).query)
+    assert outlook["startdt"] == ["2019-05-22T12:50:00Z"]
+    assert outlook["enddt"] == ["2019-05-22T13:25:00Z"] and outlook["location"] == ["BCN"]
+
+
+def test_a_single_talk_at_an_ambiguous_time_is_written_in_utc(make_site: MakeSite) -> None:
+    data = feed(make_site, {"talks/night.md": talk("Night", "2024-11-03T01:30:00",
+                                                   'timezone = "America/New_York"')}).decode()
+    assert "DTSTART:20241103T053000Z" in data  # the first 01:30, EDT

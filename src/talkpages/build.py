@@ -6,11 +6,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import BuildCache, use
 from .diagnostics import BuildError, Diagnostic, has_errors
 from .loader import LoadOptions, load_site
 from .model import Site
 from .render import render_site
-from .theme import Theme
 from .writer import Output, write_site
 
 
@@ -26,23 +26,29 @@ class BuildResult:
         return not has_errors(self.diagnostics)
 
 
-def render(site_dir: Path, options: LoadOptions) -> BuildResult:
-    """Everything but the writing: the site's outputs in memory, or the problems."""
+def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None,
+           ) -> BuildResult:
+    """Everything but the writing: the site's outputs in memory, or the problems.
+
+    `cache` keeps work between builds (`serve`) or counts it (progress); see cache.py.
+    """
     started = time.perf_counter()
-    site, diagnostics = load_site(site_dir, options)
-    result = BuildResult(diagnostics=diagnostics, site=site)
-    if site is not None:
-        try:
-            result.outputs = render_site(site, Theme.for_site(site_dir))
-        except BuildError as exc:
-            result.diagnostics += exc.diagnostics
+    with use(cache or BuildCache()) as active:
+        site, diagnostics = load_site(site_dir, options)
+        result = BuildResult(diagnostics=diagnostics, site=site)
+        if site is not None:
+            try:
+                result.outputs = render_site(site, active.theme(site_dir))
+            except BuildError as exc:
+                result.diagnostics += exc.diagnostics
     result.seconds = time.perf_counter() - started
     return result
 
 
-def build(site_dir: Path, out_dir: Path, options: LoadOptions) -> BuildResult:
+def build(site_dir: Path, out_dir: Path, options: LoadOptions,
+          cache: BuildCache | None = None) -> BuildResult:
     started = time.perf_counter()
-    result = render(site_dir, options)
+    result = render(site_dir, options, cache)
     if result.ok:
         try:
             write_site(result.outputs, out_dir, site_dir)

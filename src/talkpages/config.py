@@ -8,6 +8,7 @@ optional; a site of nothing but `talks/` builds with the defaults.
 from __future__ import annotations
 
 import difflib
+import re
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -32,6 +33,11 @@ class Config:
     calendar_name: str = ""
     default_length: int = 60
     unsafe_html: bool = False
+    refresh_hours: int = 12
+    calendar_color: str = ""
+    calendar_organizer: str = ""
+    embed_videos: bool = False
+    paginate: int = 50
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -79,6 +85,32 @@ def _bool(value: Any) -> bool:
     return value
 
 
+def _hours(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 24 * 30:
+        raise ValueError("expected a whole number of hours from 1 to 720, such as 12")
+    return value
+
+
+def _color(value: Any) -> str:
+    name = _text(value).strip().lower()
+    if name and not re.fullmatch(r"[a-z]{3,30}", name):
+        raise ValueError("expected a CSS colour name such as \"steelblue\" (RFC 7986 COLOR)")
+    return name
+
+
+def _email(value: Any) -> str:
+    address = _text(value).strip().removeprefix("mailto:")
+    if address and not re.fullmatch(r"[^@\s;:,<>\"]+@[^@\s;:,<>\"]+", address):
+        raise ValueError("expected an e-mail address such as \"talks@example.org\"")
+    return address
+
+
+def _page_size(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError("expected the number of talks per list page, such as 50")
+    return value
+
+
 def _table(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"expected a table, got {_kind(value)}")
@@ -95,6 +127,11 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "calendar_name": _text,
     "default_length": _minutes,
     "unsafe_html": _bool,
+    "refresh_hours": _hours,
+    "calendar_color": _color,
+    "calendar_organizer": _email,
+    "embed_videos": _bool,
+    "paginate": _page_size,
     "params": _table,
 }
 assert set(OPTIONS) == {f.name for f in fields(Config)}

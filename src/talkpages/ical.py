@@ -1,94 +1,178 @@
-"""The iCalendar feed: pure, Site -> bytes, built with the icalendar library.
+"""The calendar feeds: pure, talks -> iCalendar bytes that every client reads alike.
 
-- UID: `<slug>@<site host>`, so it survives rebuilds, edits and a new title.
-- Timed talks with a zone: DTSTART/DTEND with TZID and a VTIMEZONE for that zone.
-  Talks written with a fixed offset and no zone: DTSTART/DTEND in UTC.
-- All-day talks: VALUE=DATE, DTEND the day after the last day (RFC 5545: exclusive).
-- DTSTAMP: the build's "now" in UTC, so `--now` makes the feed reproducible.
+- UID: the talk's `uid` field, else `<slug>@<site host>`: it survives rebuilds, edits
+  and a new title, so subscribers see a changed event change instead of doubling.
+- Timed talks with a zone: DTSTART/DTEND with TZID and a VTIMEZONE for the zone (see
+  vtimezone.py). Talks written with a fixed offset and no zone: UTC (`…Z`).
+- All-day talks: VALUE=DATE, DTEND the day after the last day (exclusive, RFC 5545).
+- Recurring talks: RRULE with UNTIL in UTC when DTSTART has a TZID; one EXDATE a line.
+- STATUS: CANCELLED for cancelled talks (kept in the feed so that subscribers see the
+  cancellation), TENTATIVE for postponed or tentative ones; SEQUENCE from the talk.
+- DTSTAMP: the build's "now" in UTC; LAST-MODIFIED: `lastmod`, else the file's last
+  change, never later than "now". With `--now` or SOURCE_DATE_EPOCH two builds of the
+  same input give the same bytes.
+- ORGANIZER only when the site sets `calendar_organizer`: clients treat an event with
+  an organizer as a meeting invitation.
+
+Each event is written once per build and reused by every feed that lists it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta, timezone
+from urllib.parse import quote, urlencode
 
-from icalendar import Calendar, Event, vDuration
-
-from . import __version__
+from . import __version__, ics
 from .model import Site, Talk
+from .times import Schedule
 from .vtimezone import vtimezone
 
 UTC = timezone.utc
 PRODID = f"-//talkpages//talkpages {__version__}//EN"
-REFRESH = timedelta(hours=12)
+FEED_STATUS = {"cancelled": "CANCELLED", "postponed": "TENTATIVE", "tentative": "TENTATIVE",
+               "confirmed": "CONFIRMED"}
+UNBOUNDED_YEARS = 10  # VTIMEZONE coverage past "now" for series with no end
+
+
+class Feeds:
+    """Writes the feeds of one build, each event and time zone once."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self._events: dict[str, bytes] = {}
+        self._zones: dict[tuple[str, int, int], bytes] = {}
+
+    def calendar(self, talks: Iterable[Talk], *, name: str, path: str,
+                 description: str = "") -> bytes:
+        """A feed to subscribe to, served at `path` (relative to the site root)."""
+        config = self.site.config
+        head = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN",
+                f"NAME:{ics.text(name)}", f"X-WR-CALNAME:{ics.text(name)}"]
+        if description:
+            head += [f"DESCRIPTION:{ics.text(description)}",
+                     f"X-WR-CALDESC:{ics.text(description)}"]
+        refresh = ics.duration(timedelta(hours=config.refresh_hours))
+        head += [f"URL:{config.base_url}", f"SOURCE;VALUE=URI:{page_url(self.site, path)}",
+                 f"REFRESH-INTERVAL;VALUE=DURATION:{refresh}", f"X-PUBLISHED-TTL:{refresh}"]
+        if config.calendar_color:
+            head.append(f"COLOR:{config.calendar_color}")
+        return self._assemble(head, list(talks))
+
+    def single(self, talk: Talk) -> bytes:
+        """The one-event file behind "Add to calendar": no calendar name, no refresh,
+        so that clients import the event instead of creating a calendar for it."""
+        head = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
+        return self._assemble(head, [talk])
+
+    def _assemble(self, head: list[str], talks: list[Talk]) -> bytes:
+        parts = [ics.lines(head)]
+        parts += [self._zone(zone, first, last)
+                  for zone, (first, last) in sorted(self._zone_years(talks).items())]
+        parts += [self.event(talk) for talk in talks]
+        parts.append(b"END:VCALENDAR\r\n")
+        return b"".join(parts)
+
+    def _zone(self, zone: str, first: int, last: int) -> bytes:
+        key = (zone, first, last)
+        if key not in self._zones:
+            self._zones[key] = ics.lines(vtimezone(zone, first, last))
+        return self._zones[key]
+
+    def _zone_years(self, talks: list[Talk]) -> dict[str, tuple[int, int]]:
+        years: dict[str, tuple[int, int]] = {}
+        for talk in talks:
+            s = talk.schedule
+            if s.all_day or not s.zone or not isinstance(s.start, datetime):
+                continue
+            last_schedule = talk.occurrences[-1]
+            last = last_schedule.end if isinstance(last_schedule.end, datetime) else s.end
+            last_year = last.year if isinstance(last, date) else s.start.year
+            if talk.recurrence is not None and not talk.recurrence.bounded:
+                last_year = max(last_year, self.site.now.year + UNBOUNDED_YEARS)
+            first, latest = years.get(s.zone, (s.start.year, last_year))
+            years[s.zone] = (min(first, s.start.year), max(latest, last_year))
+        return years
+
+    def event(self, talk: Talk) -> bytes:
+        cached = self._events.get(talk.slug)
+        if cached is None:
+            cached = self._events[talk.slug] = ics.lines(event_lines(self.site, talk))
+        return cached
 
 
 def uid(site: Site, talk: Talk) -> str:
-    return f"{talk.slug}@{site.config.host}"
+    return talk.uid or f"{talk.slug}@{site.config.host}"
 
 
-def calendar(site: Site, talks: Iterable[Talk], name: str, feed_path: str) -> bytes:
-    talks = list(talks)
-    cal = Calendar()
-    cal.add("prodid", PRODID)
-    cal.add("version", "2.0")
-    cal.add("calscale", "GREGORIAN")
-    cal.add("name", name)
-    cal.add("x-wr-calname", name)
-    if site.config.description:
-        cal.add("description", site.config.description)
-        cal.add("x-wr-caldesc", site.config.description)
-    cal.add("url", site.config.base_url)
-    cal.add("source", site.config.absolute_url(feed_path), parameters={"VALUE": "URI"})
-    cal.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
-    cal.add("x-published-ttl", vDuration(REFRESH))
-    for zone, (first, last) in sorted(_zone_years(talks).items()):
-        cal.add_component(vtimezone(zone, first, last))
-    for talk in talks:
-        cal.add_component(event(site, talk))
-    return bytes(cal.to_ical())
-
-
-def _zone_years(talks: list[Talk]) -> dict[str, tuple[int, int]]:
-    years: dict[str, tuple[int, int]] = {}
-    for talk in talks:
-        s = talk.schedule
-        if s.all_day or not s.zone or not isinstance(s.start, datetime):
-            continue
-        end = s.end if isinstance(s.end, datetime) else s.start
-        first, last = years.get(s.zone, (s.start.year, end.year))
-        years[s.zone] = (min(first, s.start.year), max(last, end.year))
-    return years
-
-
-def event(site: Site, talk: Talk) -> Event:
+def event_lines(site: Site, talk: Talk) -> list[str]:
     s = talk.schedule
-    item = Event()
-    item.add("uid", uid(site, talk))
-    item.add("dtstamp", site.now.astimezone(UTC))
-    if s.all_day:
-        item.add("dtstart", _day(s.start))
-        item.add("dtend", _day(s.end) + timedelta(days=1))
-    else:
-        item.add("dtstart", _timed(s.start, bool(s.zone)))
-        item.add("dtend", _timed(s.end, bool(s.zone)))
-    item.add("summary", talk.title)
-    location = ", ".join(p for p in [talk.location, *(talk.address.lines() if talk.address
-                                                      else [])] if p)
+    out = ["BEGIN:VEVENT", f"UID:{ics.text(uid(site, talk))}",
+           f"DTSTAMP:{ics.utc_stamp(site.now)}"]
+    out += _times(s, utc=talk.recurrence is None and _ambiguous(s))
+    if talk.recurrence is not None:
+        out.append(f"RRULE:{talk.recurrence.rule()}")
+        for excluded in talk.recurrence.exdates:
+            out.append(_exdate(s, excluded))
+    out.append(f"SUMMARY:{ics.text(talk.title)}")
+    out.append(f"DESCRIPTION:{ics.text(description(site, talk))}")
+    location = _place(talk)
     if location:
-        item.add("location", location)
-    item.add("description", description(site, talk))
-    item.add("url", site.config.absolute_url(talk.url))
+        out.append(f"LOCATION:{ics.text(location)}")
+    if talk.geo:
+        out.append(f"GEO:{talk.geo[0]:.6f};{talk.geo[1]:.6f}")
+    out.append(f"URL:{page_url(site, talk.url)}")
     if talk.tags:
-        item.add("categories", list(talk.tags))
-    if talk.lastmod:
-        item.add("last-modified", talk.lastmod.astimezone(UTC))
-    return item
+        out.append("CATEGORIES:" + ",".join(ics.text(tag) for tag in talk.tags))
+    if talk.status:
+        out.append(f"STATUS:{FEED_STATUS[talk.status]}")
+    out.append(f"SEQUENCE:{talk.sequence}")
+    changed = talk.lastmod or talk.modified
+    if changed is not None:
+        out.append(f"LAST-MODIFIED:{ics.utc_stamp(min(changed, site.now))}")
+    if site.config.calendar_organizer:
+        name = site.config.author or site.config.title
+        out.append(f"ORGANIZER;CN={ics.param(name)}:mailto:{site.config.calendar_organizer}")
+    out.append("END:VEVENT")
+    return out
 
 
-def _timed(value: date, has_zone: bool) -> datetime:
-    assert isinstance(value, datetime)
-    return value if has_zone else value.astimezone(UTC)
+def _ambiguous(s: Schedule) -> bool:
+    """Is the start or end a wall-clock time that happens twice (clocks going back)?"""
+    return not s.all_day and any(
+        isinstance(t, datetime) and t.replace(fold=0).utcoffset() != t.replace(fold=1).utcoffset()
+        for t in (s.start, s.end))
+
+
+def _times(s: Schedule, utc: bool = False) -> list[str]:
+    """DTSTART and DTEND. `utc`: write them in UTC even when the talk has a zone.
+
+    RFC 5545 says an ambiguous local time is the first of the two, but libical
+    (Evolution) and node-ical take the second: a talk at 01:30 on the night the
+    clocks go back would be an hour late there. In UTC it is the same instant
+    everywhere, so a single talk at such a time is written in UTC.
+    """
+    if s.all_day:
+        return [f"DTSTART;VALUE=DATE:{ics.day_stamp(_day(s.start))}",
+                f"DTEND;VALUE=DATE:{ics.day_stamp(_day(s.end) + timedelta(days=1))}"]
+    assert isinstance(s.start, datetime) and isinstance(s.end, datetime)
+    if s.zone and not utc:
+        return [f"DTSTART;TZID={s.zone}:{ics.local_stamp(s.start)}",
+                f"DTEND;TZID={s.zone}:{ics.local_stamp(s.end.astimezone(s.start.tzinfo))}"]
+    return [f"DTSTART:{ics.utc_stamp(s.start)}", f"DTEND:{ics.utc_stamp(s.end)}"]
+
+
+def _exdate(s: Schedule, excluded: datetime | date) -> str:
+    if s.all_day:
+        return f"EXDATE;VALUE=DATE:{ics.day_stamp(_day(excluded))}"
+    assert isinstance(s.start, datetime)
+    if not isinstance(excluded, datetime):  # a day: the occurrence on that day
+        moment = datetime.combine(excluded, s.start.timetz()).replace(tzinfo=s.start.tzinfo)
+    else:
+        moment = excluded
+    if s.zone:
+        return f"EXDATE;TZID={s.zone}:{ics.local_stamp(moment.astimezone(s.start.tzinfo))}"
+    return f"EXDATE:{ics.utc_stamp(moment)}"
 
 
 def _day(value: date) -> date:
@@ -98,6 +182,10 @@ def _day(value: date) -> date:
 def description(site: Site, talk: Talk) -> str:
     """Plain text: what the talk is about, who speaks, where, and its links."""
     parts = []
+    if talk.cancelled:
+        parts.append("CANCELLED.")
+    elif talk.status == "postponed":
+        parts.append("POSTPONED: the new date is not fixed yet.")
     if talk.abstract or talk.summary:
         parts.append(talk.abstract or talk.summary)
     if talk.authors:
@@ -105,16 +193,59 @@ def description(site: Site, talk: Talk) -> str:
     if talk.event:
         parts.append("Event: " + talk.event + (f" ({talk.event_url})" if talk.event_url else ""))
     for link in talk.links:
-        parts.append(f"{link.name}: {_absolute(site, talk, link.url)}")
-    parts.append(site.config.absolute_url(talk.url))
+        parts.append(f"{link.name}: {absolute(site, talk, link.url)}")
+    parts.append(page_url(site, talk.url))
     return "\n\n".join(parts)
 
 
-def _absolute(site: Site, talk: Talk, url: str) -> str:
+def page_url(site: Site, path: str) -> str:
+    """The absolute URL of a path of the site, percent-encoded (`tags/中文/` too)."""
+    return site.config.absolute_url(quote(path, safe="/%"))
+
+
+def absolute(site: Site, talk: Talk, url: str) -> str:
+    """A link of a talk as an absolute URL (relative ones point into its folder)."""
     if "://" in url or url.startswith("mailto:"):
         return url
     if url.startswith("//"):
         return "https:" + url
     if url.startswith("/"):
-        return site.config.absolute_url(url)
-    return site.config.absolute_url(talk.url + url)
+        return page_url(site, url)
+    return page_url(site, talk.url + url)
+
+
+def google_url(site: Site, talk: Talk) -> str:
+    """"Add to Google Calendar": the same times, text and place as the feed."""
+    s = talk.schedule
+    if s.all_day:
+        dates = f"{ics.day_stamp(_day(s.start))}/{ics.day_stamp(_day(s.end) + timedelta(1))}"
+    else:
+        assert isinstance(s.start, datetime) and isinstance(s.end, datetime)
+        dates = f"{ics.utc_stamp(s.start)}/{ics.utc_stamp(s.end)}"
+    query = {"action": "TEMPLATE", "text": talk.title, "dates": dates,
+             "details": description(site, talk), "location": _place(talk)}
+    if s.zone and not s.all_day:
+        query["ctz"] = s.zone
+    if talk.recurrence is not None:
+        query["recur"] = f"RRULE:{talk.recurrence.rule()}"
+    return "https://calendar.google.com/calendar/render?" + urlencode(query)
+
+
+def outlook_url(site: Site, talk: Talk) -> str:
+    """"Add to Outlook" (Outlook on the web); a series shows its first occurrence."""
+    s = talk.schedule
+    if s.all_day:
+        start, end = _day(s.start).isoformat(), (_day(s.end) + timedelta(days=1)).isoformat()
+    else:
+        assert isinstance(s.start, datetime) and isinstance(s.end, datetime)
+        start = s.start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        end = s.end.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    query = {"path": "/calendar/action/compose", "rru": "addevent", "subject": talk.title,
+             "startdt": start, "enddt": end, "allday": str(s.all_day).lower(),
+             "body": description(site, talk), "location": _place(talk)}
+    return "https://outlook.live.com/calendar/0/deeplink/compose?" + urlencode(query)
+
+
+def _place(talk: Talk) -> str:
+    return ", ".join(p for p in [talk.location, *(talk.address.lines() if talk.address
+                                                  else [])] if p)

@@ -6,16 +6,19 @@ is either a Site, or the full list of problems to show.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from . import cache
 from .config import Config, load_config
 from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
 from .model import Site, Talk, make_talk, slugify
+from .speakers import load_speakers
 
 TALKS_DIR = "talks"
 BUNDLE_INDEX = "index.md"
@@ -39,6 +42,8 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
         return None, [Diagnostic(site_dir, "the site folder does not exist or is not a folder",
                                  hint="pass the folder that holds talks/ with -s")]
     config, problems = load_config(site_dir, options.overrides)
+    speakers, found = load_speakers(site_dir)
+    problems += found
     talks_dir = site_dir / TALKS_DIR
     if not talks_dir.is_dir():
         problems.append(Diagnostic(talks_dir, "the site has no talks/ folder",
@@ -46,7 +51,8 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
         return None, problems
     talks: list[Talk] = []
     for path, slug, bundle_files in find_talk_files(talks_dir, problems):
-        talk, found = load_talk(path, slug, config, bundle_files)
+        talk, found = cache.active().talk(path, (slug, config, bundle_files), functools.partial(
+            load_talk, path, slug, config, bundle_files))
         problems += found
         if talk is not None and _published(talk, options):
             talks.append(talk)
@@ -54,7 +60,8 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
     if has_errors(problems):
         return None, problems
     talks.sort(key=lambda t: t.sort_key)
-    return Site(root=site_dir, config=config, talks=tuple(talks), now=options.now), problems
+    return Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
+                speakers=speakers), problems
 
 
 def find_talk_files(talks_dir: Path, problems: list[Diagnostic],
@@ -100,7 +107,8 @@ def _bundle_files(bundle: Path, problems: list[Diagnostic]) -> tuple[str, ...]:
 def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ...] = (),
               ) -> tuple[Talk | None, list[Diagnostic]]:
     try:
-        size = path.stat().st_size
+        stat = path.stat()
+        size = stat.st_size
         if size > MAX_FILE_BYTES:
             return None, [Diagnostic(path, f"the file is too large ({size // 1024} KiB); a talk "
                                      "file is text of a few KiB", 1, 1)]
@@ -118,7 +126,8 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
         fm = split(text)
     except FrontMatterError as exc:
         return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
-    return make_talk(fm, path, slug, config, bundle_files)
+    modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
+    return make_talk(fm, path, slug, config, bundle_files, modified)
 
 
 def _published(talk: Talk, options: LoadOptions) -> bool:

@@ -16,6 +16,8 @@ import re
 import cmarkgfm
 from cmarkgfm.cmark import Options
 
+from . import mathml
+
 _SAFE = Options.CMARK_OPT_VALIDATE_UTF8 | Options.CMARK_OPT_FOOTNOTES
 _UNSAFE = _SAFE | Options.CMARK_OPT_UNSAFE
 _FENCE = re.compile(r"^\s*(?:(?:[-+*]|\d{1,9}[.)])\s+)*(`{3,}|~{3,})")
@@ -26,14 +28,20 @@ _KEEP = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)"
                    r"|<(?:https?|mailto):[^\s<>]*>|<[\w.+-]+@[\w.-]+>", re.DOTALL)
 
 
-def to_html(text: str, *, unsafe: bool = False) -> str:
+def to_html(text: str, *, unsafe: bool = False, math: bool = False) -> str:
+    """`math`: LaTeX between `$…$`, `$$…$$` becomes MathML (see mathml.py)."""
     if not text.strip():
         return ""
+    formulas: list[str] = []
+    if math:
+        text, formulas = mathml.extract(text)
     if unsafe:
-        return str(cmarkgfm.github_flavored_markdown_to_html(text, options=_UNSAFE))
-    if "<" in text:
-        text = escape_raw_html(text)
-    return str(cmarkgfm.github_flavored_markdown_to_html(text, options=_SAFE))
+        html = cmarkgfm.github_flavored_markdown_to_html(text, options=_UNSAFE)
+    else:
+        if "<" in text:
+            text = escape_raw_html(text)
+        html = cmarkgfm.github_flavored_markdown_to_html(text, options=_SAFE)
+    return mathml.restore(str(html), formulas)
 
 
 def escape_raw_html(text: str) -> str:

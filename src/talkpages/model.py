@@ -13,9 +13,10 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime, time, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -23,6 +24,11 @@ from . import times
 from .config import Config, check_timezone
 from .diagnostics import Diagnostic
 from .frontmatter import FrontMatter
+from .recurrence import Recurrence, occurrences
+from .recurrence import parse as parse_recurrence
+
+if TYPE_CHECKING:
+    from .speakers import Speaker
 
 LINK_LABELS = {"slides": "Slides", "video": "Video", "code": "Code", "pdf": "PDF",
                "dataset": "Dataset", "poster": "Poster", "project": "Project",
@@ -35,6 +41,7 @@ KNOWN_KEYS = frozenset("""
 title date date_end all_day publishdate lastmod draft authors location address event
 event_url abstract summary featured tags categories projects links url_custom image math
 slug timezone time_start time_end event_start event_end event_all_day event_name
+uid status sequence recurrence exdates coordinates
 """.split())
 
 
@@ -92,6 +99,12 @@ class Talk:
     body: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
     bundle_files: tuple[str, ...] = ()
+    uid: str = ""  # the feed's UID when the author fixes it; else slug@host
+    status: str = ""  # "", "confirmed", "tentative", "postponed" or "cancelled"
+    sequence: int = 0
+    recurrence: Recurrence | None = None
+    geo: tuple[float, float] | None = None  # latitude, longitude
+    modified: datetime | None = None  # the file's last change, when there is no lastmod
 
     @property
     def url(self) -> str:
@@ -102,9 +115,26 @@ class Talk:
     def sort_key(self) -> tuple[datetime, str]:
         return (self.schedule.start_utc, self.slug)
 
+    @property
+    def cancelled(self) -> bool:
+        return self.status == "cancelled"
+
+    @cached_property
+    def occurrences(self) -> tuple[times.Schedule, ...]:
+        """Every occurrence (one, unless the talk recurs; a long series is cut short)."""
+        if self.recurrence is None:
+            return (self.schedule,)
+        return tuple(occurrences(self.schedule, self.recurrence)) or (self.schedule,)
+
+    def next_schedule(self, now: datetime) -> times.Schedule:
+        """The occurrence to list: the first not over at `now`, else the last one."""
+        return next((s for s in self.occurrences if s.end_utc > now), self.occurrences[-1])
+
     def is_upcoming(self, now: datetime) -> bool:
         """Not over yet: a talk under way still counts as upcoming."""
-        return self.schedule.end_utc > now
+        if self.recurrence is not None and not self.recurrence.bounded:
+            return True
+        return self.occurrences[-1].end_utc > now
 
 
 @dataclass(frozen=True)
@@ -113,10 +143,13 @@ class Site:
     config: Config
     talks: tuple[Talk, ...]  # by start time
     now: datetime
+    speakers: Mapping[str, Speaker] = field(default_factory=dict)  # speakers.toml, by key
 
     @property
     def upcoming(self) -> list[Talk]:
-        return [t for t in self.talks if t.is_upcoming(self.now)]
+        """Soonest first, by the next occurrence of recurring talks."""
+        talks = [t for t in self.talks if t.is_upcoming(self.now)]
+        return sorted(talks, key=lambda t: (t.next_schedule(self.now).start_utc, t.slug))
 
     @property
     def past(self) -> list[Talk]:
@@ -222,7 +255,8 @@ def is_safe_url(url: str) -> bool:
 
 
 def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
-              bundle_files: tuple[str, ...] = ()) -> tuple[Talk | None, list[Diagnostic]]:
+              bundle_files: tuple[str, ...] = (), modified: datetime | None = None,
+              ) -> tuple[Talk | None, list[Diagnostic]]:
     """A Talk, or None and every problem of the file (all fields are read first)."""
     f = _Fields(fm, path)
     title = f.text("title")
@@ -241,7 +275,8 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
         abstract=f.text("abstract"), summary=f.text("summary"), featured=f.flag("featured"),
         tags=f.strings("tags"), categories=f.strings("categories"),
         projects=f.strings("projects"), links=_links(f), image=_image(f, bundle_files),
-        math=f.flag("math"),
+        math=f.flag("math"), uid=_uid(f), status=_status(f), sequence=_sequence(f),
+        recurrence=_recurrence(f, schedule), geo=_geo(f), modified=modified,
     )
     if any(p.is_error for p in f.problems) or schedule is None:
         return None, f.problems
@@ -250,6 +285,72 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
     talk = Talk(source=path, title=title, schedule=schedule, body=fm.body, params=params,
                 bundle_files=bundle_files, **values)  # type: ignore[arg-type]
     return talk, f.problems
+
+
+STATUSES = {"confirmed": "confirmed", "tentative": "tentative", "postponed": "postponed",
+            "cancelled": "cancelled", "canceled": "cancelled"}
+
+
+def _uid(f: _Fields) -> str:
+    value = f.text("uid")
+    if value and (any(c.isspace() for c in value) or len(value) > 255):
+        f.error("uid", "`uid` must be one word without spaces, such as "
+                "\"kubecon-2019-batch@example.org\"")
+        return ""
+    return value
+
+
+def _status(f: _Fields) -> str:
+    value = f.text("status").lower()
+    if value and value not in STATUSES:
+        f.error("status", f"`status` {value!r} is not one of confirmed, tentative, postponed, "
+                "cancelled")
+        return ""
+    return STATUSES.get(value, "")
+
+
+def _sequence(f: _Fields) -> int:
+    value = f.data.get("sequence")
+    if value in (None, ""):
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
+        f.error("sequence", "`sequence` must be a whole number from 0 up; raise it by one "
+                "each time the date, time or status changes")
+        return 0
+    return value
+
+
+def _recurrence(f: _Fields, schedule: times.Schedule | None) -> Recurrence | None:
+    value = f.data.get("recurrence")
+    if value in (None, "") or schedule is None:
+        if f.data.get("exdates") not in (None, "", []) and value in (None, ""):
+            f.error("exdates", "`exdates` needs a `recurrence`", severity="warning")
+        return None
+    try:
+        return parse_recurrence(value, f.data.get("exdates"), schedule)
+    except (ValueError, TypeError, OverflowError) as exc:
+        key = "exdates" if "exdates" in str(exc) else "recurrence"
+        f.error(key, str(exc) if str(exc).startswith("`") else f"invalid `{key}`: {exc}",
+                'for example: recurrence = "FREQ=WEEKLY;COUNT=10"')
+        return None
+
+
+def _geo(f: _Fields) -> tuple[float, float] | None:
+    value = f.data.get("coordinates")
+    if value in (None, "", {}):
+        return None
+    table = {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else {}
+    lat = table.get("latitude", table.get("lat"))
+    lon = table.get("longitude", table.get("lng", table.get("lon")))
+    try:
+        latitude, longitude = float(lat), float(lon)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        latitude = longitude = float("nan")
+    if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
+        f.error("coordinates", "`coordinates` must be a table with latitude (-90 to 90) and "
+                "longitude (-180 to 180)", "coordinates = {latitude = 41.37, longitude = 2.15}")
+        return None
+    return (latitude, longitude)
 
 
 def _slug(f: _Fields, default: str) -> str:

@@ -7,18 +7,16 @@ appear only where the web wants them: canonical links, feeds and the sitemap.
 
 from __future__ import annotations
 
-import itertools
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
-from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 from markupsafe import Markup
 
-from . import __version__, formatting, ical, markup
+from . import __version__, cache, formatting, ical, markup, pages, sitefiles, taxonomy
 from .diagnostics import BuildError, Diagnostic
 from .model import Site, Talk
 from .theme import Theme
@@ -32,6 +30,7 @@ def render_site(site: Site, theme: Theme) -> list[Output]:
     env.globals.update(site=site, config=site.config, version=__version__,
                        feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
     env.filters.update(_filters(site))
+    env.filters.update(pages.filters(site, theme))
     outputs: list[Output] = []
     talks = list(site.talks)
     for index, talk in enumerate(talks):
@@ -41,22 +40,65 @@ def render_site(site: Site, theme: Theme) -> list[Output]:
                              talk=talk, previous=previous, next=following))
         outputs += [Output(f"{talk.url}{name}", source=talk.source.parent / name,
                            origin=str(talk.source)) for name in talk.bundle_files]
-    outputs.append(_page(env, "index.html", "", "the index", upcoming=site.upcoming,
-                         past_by_year=_by_year(site.past)))
     outputs.append(_page(env, "404.html", "404.html", "the 404 page"))
-    outputs.append(Output(FEED_PATH, ical.calendar(site, talks, site.config.feed_name,
-                                                   FEED_PATH), origin="the calendar feed"))
-    outputs.append(Output("sitemap.xml", _sitemap(site), origin="the sitemap"))
-    outputs.append(Output("robots.txt", _robots(site), origin="robots.txt"))
-    outputs += [Output(f"assets/{name}", source=path, origin=str(path))
+    outputs += feed_outputs(site)
+    # List pages come after the feeds: they link the per-tag and per-speaker feeds there are.
+    existing = {o.path for o in outputs}
+    outputs += [_page(env, spec.template, spec.url, spec.origin, **spec.context)
+                for spec in pages.list_pages(site, existing)]
+    page_paths = [o.path.removesuffix("index.html") for o in outputs
+                  if o.path.endswith("index.html") and o.data is not None]
+    outputs.append(Output("sitemap.xml", sitefiles.sitemap(site, sorted(page_paths, key=_depth)),
+                          origin="the sitemap"))
+    outputs.append(Output("robots.txt", sitefiles.robots(site), origin="robots.txt"))
+    outputs.append(Output("feed.xml", sitefiles.atom(site), origin="the Atom feed"))
+    outputs.append(Output("talks.json", sitefiles.talks_json(site, {
+        "calendar": site.config.absolute_url(FEED_PATH),
+        "atom": site.config.absolute_url("feed.xml")}), origin="talks.json"))
+    outputs.append(Output("search.json", sitefiles.search_index(site, site.upcoming + site.past),
+                          origin="the search index"))
+    outputs += [Output(f"assets/{theme.published_name(name)}", source=path, origin=str(path))
                 for name, path in theme.assets.items()]
     outputs += [Output(name, source=path, origin=str(path))
                 for name, path in theme.assets.items() if name.startswith("favicon.")]
     return outputs
 
 
+def feed_outputs(site: Site) -> list[Output]:
+    """The site's feed, one per tag and per speaker, and the one-event file of every talk."""
+    feeds = ical.Feeds(site)
+    config = site.config
+    outputs = [Output(FEED_PATH, feeds.calendar(site.talks, name=config.feed_name,
+                                                path=FEED_PATH, description=config.description),
+                      origin="the calendar feed")]
+    for kind, groups in (("tags", taxonomy.by_tag(site)),
+                         ("speakers", taxonomy.by_speaker(site))):
+        for group in groups:
+            path = f"{kind}/{group.slug}/{FEED_PATH}"
+            label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
+            outputs.append(Output(path, feeds.calendar(
+                group.talks, name=f"{config.feed_name}: {group.name}", path=path,
+                description=f"Talks {label} on {config.title}"), origin=f"the feed {path}"))
+    outputs += [Output(event_file(talk), feeds.single(talk), origin=str(talk.source))
+                for talk in site.talks]
+    return outputs
+
+
+def event_file(talk: Talk) -> str:
+    """The "Add to calendar" file of a talk, named after it for the download."""
+    return f"{talk.url}{talk.slug}.ics"
+
+
 def _page(env: jinja2.Environment, template: str, url: str, origin: str,
           **context: Any) -> Output:
+    """One page, from the build's cache when nothing it depends on changed (cache.py)."""
+    site: Site = env.globals["site"]  # type: ignore[assignment]
+    return cache.active().page(site, template, url, context, lambda: _render_page(
+        env, template, url, origin, **context))
+
+
+def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
+                 **context: Any) -> Output:
     """Render one page; `url` is its path from the site root (`my-talk/`, `404.html`)."""
     depth = url.count("/")
     root = "../" * depth if depth else "./"
@@ -93,11 +135,6 @@ def _template_path(filename: str | None, name: str | None) -> Path:
     return Path(filename or name or "template")
 
 
-def _by_year(talks: list[Talk]) -> list[tuple[int, list[Talk]]]:
-    return [(year, list(group)) for year, group in
-            itertools.groupby(talks, key=lambda t: formatting._as_date(t.schedule.start).year)]
-
-
 def feed_urls(site: Site, path: str) -> dict[str, str]:
     https = site.config.absolute_url(path)
     return {"https": https, "webcal": "webcal://" + https.split("://", 1)[1]}
@@ -106,13 +143,17 @@ def feed_urls(site: Site, path: str) -> dict[str, str]:
 def _filters(site: Site) -> dict[str, Callable[..., Any]]:
     unsafe = site.config.unsafe_html
     return {
-        "markdown": lambda text: Markup(markup.to_html(text, unsafe=unsafe)),
+        "markdown": lambda text, math=False: Markup(markup.to_html(text, unsafe=unsafe,
+                                                                   math=math)),
         "when": formatting.when,
         "short_when": formatting.short_when,
         "zone_note": formatting.zone_note,
         "machine": formatting.machine,
-        "absolute": site.config.absolute_url,
+        "absolute": lambda path: site.config.absolute_url(sitefiles.url_path(path)),
         "href": href,
+        "event_file": lambda talk: quote(event_file(talk).split("/", 1)[1]),
+        "google_calendar_url": lambda talk: ical.google_url(site, talk),
+        "outlook_calendar_url": lambda talk: ical.outlook_url(site, talk),
     }
 
 
@@ -121,13 +162,6 @@ def href(url: str) -> str:
     return quote(url.strip(), safe=":/?#@!$&'()*+,;=%~")
 
 
-def _sitemap(site: Site) -> bytes:
-    urls = [site.config.base_url] + [site.config.absolute_url(t.url) for t in site.talks]
-    body = "".join(f"  <url><loc>{xml_escape(u)}</loc></url>\n" for u in urls)
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-            f"{body}</urlset>\n").encode()
-
-
-def _robots(site: Site) -> bytes:
-    return f"User-agent: *\nAllow: /\nSitemap: {site.config.absolute_url('sitemap.xml')}\n".encode()
+def _depth(path: str) -> tuple[int, str]:
+    """The sitemap's order: the index first, then by depth and name."""
+    return (path.count("/"), path)

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from icalendar import Timezone, TimezoneDaylight, TimezoneStandard
+from . import ics
 
 UTC = timezone.utc
 _STEP = timedelta(days=1)
@@ -58,29 +58,28 @@ def _state(moment: datetime, tz: ZoneInfo) -> tuple[timedelta, str, bool]:
             bool(local.dst()))
 
 
-def vtimezone(zone: str, first_year: int, last_year: int) -> Timezone:
-    """A VTIMEZONE for `zone` that is right for every instant of the given years."""
-    first_year, last_year = first_year - 1, last_year + 1
-    component = Timezone()
-    component.add("tzid", zone)
-    start = datetime(max(first_year, 1), 1, 1, 12, tzinfo=UTC)
+def vtimezone(zone: str, first_year: int, last_year: int) -> list[str]:
+    """Content lines of a VTIMEZONE for `zone`, right for every instant of those years."""
+    first_year, last_year = max(first_year - 1, 1), min(last_year + 1, 9998)
+    start = datetime(first_year, 1, 1, 12, tzinfo=UTC)
     initial = _state(start, ZoneInfo(zone))
-    changes = transitions(zone, first_year, last_year)
+    out = ["BEGIN:VTIMEZONE", f"TZID:{zone}"]
     # The observance in force when the covered span begins.
-    component.add_component(_observance(start.replace(tzinfo=None, hour=0), initial[0],
-                                        initial[0], initial[1], initial[2]))
-    for instant, before, after, name, dst in changes:
+    out += _observance(datetime(first_year, 1, 1), initial[0], initial[0], initial[1],
+                       initial[2])
+    for instant, before, after, name, dst in transitions(zone, first_year, last_year):
         local_start = (instant + before).replace(tzinfo=None)  # wall clock before the change
-        component.add_component(_observance(local_start, before, after, name, dst))
-    return component
+        out += _observance(local_start, before, after, name, dst)
+    out.append("END:VTIMEZONE")
+    return out
 
 
 def _observance(local_start: datetime, before: timedelta, after: timedelta, name: str,
-                dst: bool) -> TimezoneStandard | TimezoneDaylight:
-    part = TimezoneDaylight() if dst else TimezoneStandard()
-    part.add("dtstart", local_start)
-    part.add("tzoffsetfrom", before)
-    part.add("tzoffsetto", after)
+                dst: bool) -> list[str]:
+    kind = "DAYLIGHT" if dst else "STANDARD"
+    out = [f"BEGIN:{kind}", f"DTSTART:{ics.local_stamp(local_start)}",
+           f"TZOFFSETFROM:{ics.offset(before)}", f"TZOFFSETTO:{ics.offset(after)}"]
     if name and name[0] not in "+-":
-        part.add("tzname", name)
-    return part
+        out.append(f"TZNAME:{ics.text(name)}")
+    out.append(f"END:{kind}")
+    return out

@@ -1,0 +1,122 @@
+"""Tags, speakers and years: their slugs and the talks of each, in one place.
+
+The pages (`tags/<slug>/`, `speakers/<slug>/`, `years/<year>/`) and the per-tag and
+per-speaker calendar feeds both come from these functions, so a page and its feed
+can never disagree about which talks belong together.
+
+- Tags are grouped by slug: `Kubernetes` and `kubernetes` are one tag, shown with
+  the spelling used first (by date).
+- A speaker is what a talk's `authors` names, resolved through `speakers.toml`
+  (`admin` -> "Klaus Ma"); the slug comes from the name shown.
+- Slugs keep letters of every script (`华为` stays `华为`); a name of symbols only
+  gets a short stable hash, so no group is ever left without an address.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from .model import Site, Talk, slugify
+from .speakers import Speaker
+
+
+@dataclass(frozen=True)
+class Group:
+    slug: str
+    name: str
+    talks: tuple[Talk, ...]  # by start time, as in the site
+    speaker: Speaker | None = None  # speaker groups: the speakers.toml entry, if any
+
+
+def tag_slug(tag: str) -> str:
+    return slugify(tag) or _hashed(tag)
+
+
+def speaker_slug(name: str) -> str:
+    """The slug of a speaker's display name (see `speaker_name`)."""
+    return slugify(name) or _hashed(name)
+
+
+def _hashed(text: str) -> str:
+    return "x" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def speaker_name(site: Site, author: str) -> str:
+    """The name to show for an entry of `authors`."""
+    entry = _speakers(site).get(author)
+    return entry.name if entry else author
+
+
+def tag_path(tag: str) -> str:
+    """The tag page's path from the site root, ready for an href: `tags/sig-scheduling/`."""
+    return f"tags/{quote(tag_slug(tag))}/"
+
+
+def speaker_path(site: Site, author: str) -> str:
+    return f"speakers/{quote(speaker_slug(speaker_name(site, author)))}/"
+
+
+def year_of(talk: Talk) -> int:
+    return talk.schedule.start.year
+
+
+def by_tag(site: Site) -> list[Group]:
+    """Every tag with its talks, by name regardless of case."""
+    return _group(site.talks, lambda talk: [(tag_slug(t), t) for t in talk.tags])
+
+
+def by_speaker(site: Site) -> list[Group]:
+    """Every speaker with their talks, by name regardless of case."""
+    speakers = _speakers(site)
+    entries = {speaker_slug(s.name): s for s in speakers.values()}
+    groups = _group(site.talks, lambda talk: [
+        (speaker_slug(name), name) for name in (speaker_name(site, a) for a in talk.authors)])
+    return [Group(g.slug, g.name, g.talks, entries.get(g.slug)) for g in groups]
+
+
+def by_year(talks: Iterable[Talk]) -> list[tuple[int, list[Talk]]]:
+    """Consecutive runs of talks of one year, in the order given."""
+    runs: list[tuple[int, list[Talk]]] = []
+    for talk in talks:
+        year = year_of(talk)
+        if runs and runs[-1][0] == year:
+            runs[-1][1].append(talk)
+        else:
+            runs.append((year, [talk]))
+    return runs
+
+
+def years(site: Site) -> list[Group]:
+    """Every year with talks, newest first."""
+    found: dict[int, list[Talk]] = {}
+    for talk in site.talks:
+        found.setdefault(year_of(talk), []).append(talk)
+    return [Group(str(year), str(year), tuple(found[year])) for year in sorted(found, reverse=True)]
+
+
+def status(talk: Talk) -> str:
+    """"cancelled", "postponed", … or "": the talk's own field, else its front matter."""
+    value = getattr(talk, "status", "") or talk.params.get("status") or ""
+    value = str(value).strip().lower()
+    return "cancelled" if value == "canceled" else value
+
+
+def _speakers(site: Site) -> dict[str, Speaker]:
+    return dict(getattr(site, "speakers", None) or {})
+
+
+def _group(talks: Iterable[Talk], keys: Callable[[Talk], list[tuple[str, str]]],
+           ) -> list[Group]:
+    names: dict[str, str] = {}
+    members: dict[str, list[Talk]] = {}
+    for talk in talks:
+        for slug, name in keys(talk):
+            names.setdefault(slug, name)
+            bucket = members.setdefault(slug, [])
+            if not bucket or bucket[-1] is not talk:
+                bucket.append(talk)
+    order = sorted(names, key=lambda s: (names[s].casefold(), s))
+    return [Group(slug, names[slug], tuple(members[slug])) for slug in order]

@@ -1,0 +1,183 @@
+"""The feed as real clients read it: five implementations must agree with each other
+and with a hand-checked list, including through the subscribe flow.
+
+Clients: ical.js (Thunderbird) and node-ical from npm, icalendar +
+recurring-ical-events from PyPI, libical (Evolution) and khal + vdirsyncer from Debian.
+Each test skips with the reason when its client is absent; CI installs them all and
+turns those skips into failures (TALKPAGES_REQUIRE_TOOLS=1).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+import feedclients
+from icslint import lint
+from talkpages.build import build
+from talkpages.loader import LoadOptions
+
+from conftest import ROOT, MakeSite, require_tool, talk
+
+FIXTURE = Path(__file__).parent / "fixtures" / "feed-site"
+EXPECTED = (FIXTURE / "expected.txt").read_text(encoding="utf-8").splitlines()
+GOLDEN = FIXTURE / "calendar.golden.ics"
+FIXTURE_NOW = datetime(2024, 1, 1, tzinfo=timezone.utc)
+MISSING = feedclients.available()
+
+
+def need(name: str) -> None:
+    require_tool(MISSING[name] is None, f"{name}: {MISSING[name]}")
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("feed-site") / "public"
+    result = build(FIXTURE, out, LoadOptions(now=FIXTURE_NOW))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    return out
+
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("example") / "public"
+    result = build(ROOT, out, LoadOptions(now=datetime(2026, 11, 21, tzinfo=timezone.utc)))
+    assert result.ok
+    return out
+
+
+@pytest.mark.parametrize("name", list(feedclients.IMPLEMENTATIONS))
+def test_each_client_reads_the_fixture_feed_as_hand_checked(name: str,
+                                                            fixture_site: Path) -> None:
+    need(name)
+    rows = feedclients.IMPLEMENTATIONS[name](fixture_site / "calendar.ics", "2000-01-01",
+                                             "2100-01-01")
+    assert rows == EXPECTED
+
+
+@pytest.mark.parametrize("name", list(feedclients.IMPLEMENTATIONS))
+def test_each_client_agrees_on_the_example_site(name: str, example_site: Path) -> None:
+    need(name)
+    need("recurring-ical-events")
+    feed = example_site / "calendar.ics"
+    reference = feedclients.python(feed, "2000-01-01", "2100-01-01")
+    assert len(reference) == 18
+    assert ("kubecon-eu-2019-kubernetes-batch-scheduling@k82cn.github.io|"
+            "2019-05-22T12:50:00Z|2019-05-22T13:25:00Z||Intro: Kubernetes Batch Scheduling"
+            ) in reference
+    assert feedclients.IMPLEMENTATIONS[name](feed, "2000-01-01", "2100-01-01") == reference
+
+
+@pytest.mark.parametrize("name", list(feedclients.IMPLEMENTATIONS))
+def test_an_endless_series_stays_right_years_after_it_starts(name: str, make_site: MakeSite,
+                                                             tmp_path: Path) -> None:
+    """The VTIMEZONE must reach as far as clients expand a series with no end."""
+    need(name)
+    site = make_site({"talks/forever.md": talk("Forever", "2026-01-07T19:00:00", """
+        date_end = 2026-01-07T20:00:00
+        timezone = "Europe/Madrid"
+        recurrence = "FREQ=WEEKLY;BYDAY=WE"
+    """), "talkpages.toml": 'base_url = "https://t.example.org/"\n'})
+    result = build(site, tmp_path / "out", LoadOptions(now=datetime(2026, 1, 1,
+                                                                    tzinfo=timezone.utc)))
+    assert result.ok
+    rows = feedclients.IMPLEMENTATIONS[name](tmp_path / "out/calendar.ics", "2035-03-19",
+                                             "2035-04-05")
+    starts = [row.split("|")[1] for row in rows]
+    # Clocks go forward on Sunday 25 March 2035: 19:00 CET, then 19:00 CEST.
+    assert starts == ["2035-03-21T18:00:00Z", "2035-03-28T17:00:00Z", "2035-04-04T17:00:00Z"]
+
+
+def test_fixture_feed_matches_its_golden_copy(fixture_site: Path) -> None:
+    data = (fixture_site / "calendar.ics").read_bytes()
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.write_bytes(data)
+    assert data == GOLDEN.read_bytes()
+
+
+def test_every_feed_of_both_sites_passes_the_framing_lint(fixture_site: Path,
+                                                          example_site: Path) -> None:
+    feeds = [*fixture_site.rglob("*.ics"), *example_site.rglob("*.ics")]
+    assert len(feeds) > 30
+    for feed in feeds:
+        assert lint(feed.read_bytes()) == [], feed
+
+
+def test_the_lint_catches_what_it_should() -> None:
+    good = (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\n"
+            b"DTSTAMP:20240101T000000Z\r\nDTSTART:20240101T000000Z\r\nSUMMARY:a\\, b\r\n"
+            b"END:VEVENT\r\nEND:VCALENDAR\r\n")
+    assert lint(good) == []
+    assert lint(good.replace(b"\r\n", b"\n"))
+    assert lint(good.replace(b"a\\, b", b"a, b"))
+    assert lint(good.replace(b"UID:a\r\n", b""))
+    assert lint(good.replace(b"DTSTART:20240101T000000Z", b"DTSTART;TZID=X/Y:20240101T000000"))
+    assert lint(b"\xef\xbb\xbf" + good)
+    assert lint(good.replace(b"SUMMARY:a\\, b", b"SUMMARY:" + "é".encode() * 40))
+
+
+@pytest.fixture
+def served(fixture_site: Path) -> Iterator[str]:
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".ics": "text/calendar; charset=utf-8"}
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(fixture_site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+VDIRSYNCER_CONFIG = """[general]
+status_path = "{work}/status/"
+
+[pair subscription]
+a = "site"
+b = "local"
+collections = null
+conflict_resolution = "a wins"
+
+[storage site]
+type = "http"
+url = "{url}/calendar.ics"
+
+[storage local]
+type = "filesystem"
+path = "{work}/vdir/"
+fileext = ".ics"
+"""
+
+
+def test_subscribe_flow_with_vdirsyncer_and_khal(served: str, tmp_path: Path) -> None:
+    require_tool(shutil.which("vdirsyncer") is not None, "Debian's vdirsyncer is missing")
+    need("khal")
+    (tmp_path / "vdir").mkdir()
+    config = tmp_path / "vdirsyncer.conf"
+    config.write_text(VDIRSYNCER_CONFIG.format(work=tmp_path, url=served))
+    for command in (["discover", "subscription"], ["sync"]):
+        done = subprocess.run(["vdirsyncer", "-c", str(config), *command], capture_output=True,
+                              text=True, timeout=300, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert len(list((tmp_path / "vdir").glob("*.ics"))) == len(
+        {row.split("|")[0] for row in EXPECTED})
+    rows = feedclients.khal_list(tmp_path / "vdir", "2000-01-01", "2100-01-01", tmp_path)
+    # vdirsyncer's http storage replaces every UID with a hash of the item, by design.
+    without_uid = sorted(row.split("|", 1)[1] for row in rows)
+    assert without_uid == sorted(row.split("|", 1)[1] for row in EXPECTED)
