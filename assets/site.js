@@ -1,5 +1,5 @@
 /* talkpages: small enhancements on top of pages that work without JavaScript.
-   - the index's filter box (hidden until this script shows it);
+   - the index's filter box (shown only when <html> has the class "js");
    - a talk's time in the visitor's own zone, when it differs from the event's;
    - a video player loaded only when the visitor asks for it. */
 (function () {
@@ -108,7 +108,6 @@
 
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     input.addEventListener("input", update);
-    form.hidden = false;
     var asked = new URLSearchParams(location.search).get("q");
     if (asked) { input.value = asked; update(); }
   }
@@ -153,7 +152,6 @@
   function setUpVideo(section) {
     var play = section.querySelector(".video-play");
     if (!play || !PLAYERS.test(section.dataset.src)) return;
-    play.hidden = false;
     play.querySelector("button").addEventListener("click", function () {
       var frame = document.createElement("iframe");
       frame.src = section.dataset.src;

@@ -72,3 +72,17 @@ def require_tool(available: bool, reason: str) -> None:
     if os.environ.get("TALKPAGES_REQUIRE_TOOLS") == "1":
         pytest.fail(f"required tool missing: {reason}")
     pytest.skip(reason)
+
+
+# Property-based tests: a few hundred examples each in the normal run; thousands with
+# HYPOTHESIS_PROFILE=stress (see README, "Fuzzing").
+try:
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("default", max_examples=200, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("stress", max_examples=5000, deadline=None,
+                              suppress_health_check=list(HealthCheck))
+    settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "default"))
+except ImportError:  # pragma: no cover - hypothesis is a test dependency
+    pass

@@ -14,6 +14,7 @@ from talkpages.build import build
 from talkpages.loader import LoadOptions
 
 from conftest import NOW, ROOT, MakeSite, require_tool, talk
+from pagesite import build_pages_site
 
 VNU = Path(__file__).parent / "node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -70,4 +71,15 @@ def test_fixture_site_with_every_field_is_valid_html(make_site: MakeSite, tmp_pa
     result = build(site, tmp_path / "out", LoadOptions(now=NOW))
     assert result.ok, [d.format() for d in result.diagnostics]
     done = vnu(tmp_path / "out")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_pages_fixture_site_is_valid_html(tmp_path: Path) -> None:
+    """Every page kind: paginated index, tag/speaker/year pages and overviews, MathML,
+    video embeds, a cancelled talk, speakers.toml, a featured image, CJK addresses."""
+    require_vnu()
+    out = build_pages_site(tmp_path / "site", tmp_path / "out")
+    pages = list(out.rglob("*.html"))
+    assert len(pages) == 27
+    done = vnu(out)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -55,3 +55,45 @@ def test_an_empty_folder_without_marker_may_be_used(tmp_path: Path) -> None:
     (site / "public").mkdir(parents=True)
     write_site([Output("index.html", b"x")], site / "public", site)
     assert (site / "public/index.html").exists()
+
+
+def test_a_build_killed_midway_leaves_the_previous_output_intact(tmp_path: Path) -> None:
+    """SIGKILL a real build while it writes; the old site must be untouched."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    site = tmp_path / "site"
+    (site / "talks").mkdir(parents=True)
+    body = "Body text. " * 400
+    for number in range(1500):
+        (site / "talks" / f"t{number}.md").write_text(
+            f'+++\ntitle = "Talk {number}"\ndate = 2019-05-22T14:50:00\n+++\n{body}\n')
+    command = [sys.executable, "-m", "talkpages", "build", "-q", "-s", str(site),
+               "--now", "2026-01-01T00:00:00Z"]
+    subprocess.run(command, check=True)
+    out = site / "public"
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (site / "talks" / "t0.md").write_text('+++\ntitle = "Changed"\ndate = 2019-05-22\n+++\n')
+    killed_while_writing = False
+    for _attempt in range(5):
+        process = subprocess.Popen(command)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            staging = list(site.glob(".public.staging-*"))
+            if staging and len(list(staging[0].glob("*"))) > 20:
+                process.send_signal(signal.SIGKILL)
+                killed_while_writing = True
+                break
+            time.sleep(0.005)
+        process.wait()
+        if killed_while_writing:
+            break
+    assert killed_while_writing, "the build finished before it could be killed"
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    # The next build cleans up what the killed one left and writes the change.
+    subprocess.run(command, check=True)
+    assert not list(site.glob(".public.staging-*"))
+    assert b"Changed" in (out / "t0/index.html").read_bytes()

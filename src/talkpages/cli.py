@@ -1,22 +1,27 @@
-"""The command line: `talkpages build`, `talkpages check`.
+"""The command line: build, check, new, serve, import.
 
 Turns diagnostics into messages on stderr and exit codes: 0 when the site is good,
-1 when the input has errors, 2 for a wrong command line. No traceback reaches the
-user for bad input; an unexpected failure prints one line asking for a report, and
-the traceback only with TALKPAGES_DEBUG=1.
+1 when the input has errors (or warnings, with `check --strict`), 2 for a wrong
+command line. No traceback reaches the user for bad input; an unexpected failure
+prints one line asking for a report, and the traceback only with TALKPAGES_DEBUG=1.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 from . import __version__
+from .console import Console, count_problems, plural
 from .diagnostics import Diagnostic, display_path, sort_key
 from .loader import LoadOptions
 
@@ -43,22 +48,42 @@ def _iso_datetime(text: str) -> str:
     return text
 
 
+def _checked(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type from a parser raising ValueError with a message for people."""
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = parse.__name__.replace("parse_", "")
+    return convert
+
+
 def _parser() -> argparse.ArgumentParser:
+    from .scaffold import parse_end, parse_start, parse_zone
+
     parser = argparse.ArgumentParser(
         prog="talkpages",
         description="Turn a folder of talk files into a talks microsite with a calendar feed.")
     parser.add_argument("--version", action="version", version=f"talkpages {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def site_options(command: argparse.ArgumentParser) -> None:
+    def source(command: argparse.ArgumentParser) -> None:
         command.add_argument("-s", "--source", metavar="SITE_DIR", type=Path, default=Path("."),
                              help="the site folder, holding talks/ (default: .)")
+
+    def site_options(command: argparse.ArgumentParser) -> None:
+        source(command)
         command.add_argument("--drafts", action="store_true", help="include draft talks")
         command.add_argument("--future", action="store_true",
                              help="include talks whose publishDate is in the future")
         command.add_argument("--now", metavar="ISO-DATETIME", type=_iso_datetime,
                              help="the build time, for reproducible builds (default: "
                              "SOURCE_DATE_EPOCH, else the clock)")
+
+    def output_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+        command.add_argument("-v", "--verbose", action="store_true", help="print more detail")
 
     build = commands.add_parser("build", help="build the site",
                                 description="Build the site into OUT_DIR.")
@@ -67,21 +92,67 @@ def _parser() -> argparse.ArgumentParser:
                        help="where to write the site (default: SITE_DIR/public)")
     build.add_argument("--base-url", metavar="URL",
                        help="the address the site is published at (overrides the config)")
-    build.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    output_options(build)
 
-    check = commands.add_parser("check", help="check the site, write nothing",
-                                description="Load and validate every talk; print every "
-                                "problem; exit 1 if there is an error.")
+    check = commands.add_parser(
+        "check", help="check the site, write nothing",
+        description="Load and validate every talk; print every error and warning, grouped "
+        "by file; exit 1 if there is an error (or a warning, with --strict).")
     site_options(check)
+    check.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check.add_argument("--format", choices=("text", "json"), default="text",
+                       help="json: one JSON document on stdout, for editors and CI")
+
+    new = commands.add_parser(
+        "new", help="create a talk file",
+        description="Write talks/<slug>.md (or talks/<slug>/index.md with --bundle) with "
+        "TOML front matter. In a terminal, asks for what the options do not give.")
+    new.add_argument("title", nargs="?", help="the talk's title")
+    source(new)
+    new.add_argument("--date", type=_checked(parse_start), metavar="DATETIME",
+                     help="start, local time at the venue: 2019-05-22T14:50, or a day "
+                     "(default: today)")
+    new.add_argument("--end", type=_checked(parse_end), metavar="TIME",
+                     help="end: a time on the same day (15:25), a date-time or a last day")
+    new.add_argument("--timezone", type=_checked(parse_zone), metavar="ZONE",
+                     help="IANA name of the venue's zone, such as Europe/Madrid")
+    new.add_argument("--event", default="", help="the event's name")
+    new.add_argument("--event-url", default="", metavar="URL", help="the event's site")
+    new.add_argument("--location", default="", help="such as \"Barcelona, Spain\"")
+    new.add_argument("--author", action="append", default=[], metavar="NAME",
+                     help="a speaker (repeat for several; default: the site's author)")
+    new.add_argument("--slug", help="the page's address (default: from the title)")
+    new.add_argument("--bundle", action="store_true",
+                     help="a page bundle, talks/<slug>/index.md, for slides and images")
+
+    serve = commands.add_parser(
+        "serve", help="serve the site, rebuilding and reloading on change",
+        description="Build the site in memory, serve it, watch talks/, layouts/, assets/ "
+        "and the config, rebuild on change and reload open browser tabs. Writes nothing.")
+    site_options(serve)
+    serve.add_argument("--port", type=int, default=1313, help="default: 1313; 0 for any free")
+    serve.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
+                       help="default: 127.0.0.1 (this computer only)")
+    output_options(serve)
+
+    imports = commands.add_parser(
+        "import", help="import the talks of a Hugo or academicpages site",
+        description="Convert the talk files of another site into talks/ of SITE_DIR. "
+        "Never overwrites; safe to run again.")
+    imports.add_argument("kind", choices=("hugo", "academicpages"), help="the kind of site")
+    imports.add_argument("path", type=Path, metavar="PATH",
+                         help="the site's folder (or a folder of its talk files)")
+    source(imports)
+    output_options(imports)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {
+        "build": _build, "check": _check, "new": _new, "serve": _serve, "import": _import}
     try:
-        if args.command == "build":
-            return _build(args)
-        return _check(args)
+        return commands[args.command](args)
     except KeyboardInterrupt:
         print("talkpages: interrupted; nothing was changed", file=sys.stderr)
         return 130
@@ -94,56 +165,179 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
+def _console(args: argparse.Namespace) -> Console:
+    return Console(quiet=getattr(args, "quiet", False), verbose=getattr(args, "verbose", False))
+
+
 def _options(args: argparse.Namespace, overrides: dict[str, str] | None = None,
              ) -> LoadOptions:
     return LoadOptions(now=_now(args.now), drafts=args.drafts, future=args.future,
                        overrides=overrides)
 
 
-def _report(diagnostics: list[Diagnostic]) -> None:
-    for diagnostic in sorted(diagnostics, key=sort_key):
-        print(diagnostic.format(), file=sys.stderr)
-
-
-def _count(diagnostics: list[Diagnostic]) -> str:
-    errors = sum(d.is_error for d in diagnostics)
-    warnings = len(diagnostics) - errors
-    parts = [f"{errors} error{'s' * (errors != 1)}"]
-    if warnings:
-        parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
-    return " and ".join(parts)
-
-
 def _build(args: argparse.Namespace) -> int:
     from .build import build
+    from .cache import BuildCache
 
+    console = _console(args)
     overrides = {"base_url": args.base_url} if args.base_url else None
     out_dir = args.output or args.source / "public"
-    result = build(args.source, out_dir, _options(args, overrides))
-    _report(result.diagnostics)
+    cache = BuildCache()
+    with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')} read, "
+                                  f"{plural(cache.stats.pages, 'page')} rendered"):
+        result = build(args.source, out_dir, _options(args, overrides), cache)
+    console.diagnostics(result.diagnostics)
     if not result.ok:
-        print(f"talkpages: build failed with {_count(result.diagnostics)}; nothing was "
-              "written", file=sys.stderr)
+        console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "
+                      "nothing was written")
         return 1
-    if not args.quiet and result.site is not None:
-        pages = sum(o.path.endswith(".html") for o in result.outputs)
-        feeds = sum(o.path.endswith(".ics") for o in result.outputs)
-        print(f"Built {len(result.site.talks)} talks: {pages} pages, {feeds} calendar "
-              f"feed{'s' * (feeds != 1)}, {len(result.outputs)} files in "
-              f"{result.seconds * 1000:.0f} ms -> {display_path(out_dir)}")
+    if result.site is not None:
+        _summary(console, result.site.upcoming, result.site.past, [o.path for o in
+                 result.outputs], result.seconds, out_dir)
     return 0
+
+
+def _summary(console: Console, upcoming: list[Any], past: list[Any], paths: list[str],
+             seconds: float, out_dir: Path) -> None:
+    """A short table, as Hugo prints: what was built, then the time it took."""
+    kinds = Counter("pages" if p.endswith(".html") else "calendar files"
+                    if p.endswith(".ics") else "other files" for p in paths)
+    rows = [("Talks", len(upcoming) + len(past), f"{len(upcoming)} upcoming, {len(past)} past"),
+            ("Pages", kinds["pages"], ""), ("Calendar files", kinds["calendar files"], ""),
+            ("Other files", kinds["other files"], "feeds, sitemap, bundle files, assets")]
+    width = max(len(str(count)) for _, count, _ in rows)
+    for label, count, note in rows:
+        console.info(f"  {label:<15}{count:>{width}}" + (f"  {note}" if note else ""))
+    if console.verbose:
+        folders = Counter(p.split("/", 1)[0] + "/" if "/" in p else "(root)" for p in paths)
+        for folder, count in sorted(folders.items(), key=lambda item: (-item[1], item[0]))[:12]:
+            console.detail(f"    {folder:<30} {count} files")
+    talks = len(upcoming) + len(past)
+    console.info(f"Built {plural(talks, 'talk')} in {seconds * 1000:.0f} ms -> "
+                 f"{display_path(out_dir)}")
 
 
 def _check(args: argparse.Namespace) -> int:
     from .build import render
+    from .lint import lint_site
 
+    console = Console()
     result = render(args.source, _options(args))
-    _report(result.diagnostics)
-    if not result.ok:
-        print(f"talkpages: {_count(result.diagnostics)}", file=sys.stderr)
-        return 1
+    diagnostics = list(result.diagnostics)
+    if result.ok and result.site is not None:
+        diagnostics += lint_site(result.site)
+    errors = sum(d.is_error for d in diagnostics)
+    warnings = len(diagnostics) - errors
+    failed = bool(errors) or (args.strict and bool(warnings))
     talks = len(result.site.talks) if result.site else 0
-    warnings = len(result.diagnostics)
-    print(f"{talks} talks checked: no errors"
-          + (f", {warnings} warning{'s' * (warnings != 1)}" if warnings else ""))
+    if args.format == "json":
+        print(json.dumps(_check_json(diagnostics, talks, args.strict, failed), indent=2,
+                         ensure_ascii=False))
+        return 1 if failed else 0
+    console.diagnostics(diagnostics, grouped=True)
+    if errors:
+        console.error(f"talkpages: {count_problems(diagnostics)}")
+    elif failed:
+        console.error(f"talkpages: {plural(warnings, 'warning')}, and --strict fails on "
+                      "warnings")
+    else:
+        console.info(f"{talks} talks checked: no errors"
+                     + (f", {plural(warnings, 'warning')}" if warnings else ""))
+    return 1 if failed else 0
+
+
+def _check_json(diagnostics: list[Diagnostic], talks: int, strict: bool,
+                failed: bool) -> dict[str, Any]:
+    files: dict[str | None, list[Diagnostic]] = {}
+    for diagnostic in sorted(diagnostics, key=sort_key):
+        key = display_path(diagnostic.path) if diagnostic.path else None
+        files.setdefault(key, []).append(diagnostic)
+    errors = sum(d.is_error for d in diagnostics)
+    return {
+        "ok": not failed, "strict": strict, "talks": talks, "errors": errors,
+        "warnings": len(diagnostics) - errors,
+        "files": [{"path": path, "errors": sum(d.is_error for d in items),
+                   "warnings": sum(not d.is_error for d in items),
+                   "diagnostics": [d.to_json() for d in items]}
+                  for path, items in files.items()],
+    }
+
+
+def _new(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .scaffold import NewTalk, NewTalkError, create, interactive, prompt
+
+    console = Console()
+    config, problems = load_config(args.source)
+    if any(p.is_error for p in problems):
+        console.diagnostics(problems)
+        console.error("talkpages: fix the site config first; nothing was written")
+        return 1
+    values: dict[str, Any] = {"title": (args.title or "").strip(), "start": args.date,
+                              "end": args.end, "timezone": args.timezone or "",
+                              "event": args.event, "location": args.location}
+    if interactive() and (not values["title"] or values["start"] is None):
+        try:
+            prompt(values, config, input, console.info)
+        except EOFError:
+            console.error("\ntalkpages: no answer; nothing was written")
+            return 1
+    if not values["title"]:
+        console.error('talkpages new: a title is needed: talkpages new "My talk" '
+                      "--date 2019-05-22T14:50")
+        return 2
+    if values["start"] is None:
+        today = datetime.now(ZoneInfo(config.timezone)).date()
+        values["start"] = today
+        console.info(f"No --date: the talk is on {today.isoformat()}, today; edit `date` in "
+                     "the file")
+    talk = NewTalk(title=values["title"], start=values["start"], end=values["end"],
+                   timezone=values["timezone"], event=values["event"],
+                   event_url=args.event_url, location=values["location"],
+                   authors=args.author or ([config.author] if config.author else []),
+                   slug=args.slug or "", bundle=args.bundle)
+    try:
+        path = create(args.source, talk, config)
+    except NewTalkError as exc:
+        console.diagnostics(exc.diagnostics)
+        console.error(f"talkpages: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
+                                                       else ""))
+        return 1
+    console.info(f"Created {display_path(path)}")
+    console.info("Next: fill it in, `talkpages serve` to see it, `talkpages build` to "
+                 "publish.")
     return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .serve import DevServer
+
+    now = _now(args.now)  # one time for the session: unchanged pages stay reusable
+    server = DevServer(args.source, bind=args.bind, port=args.port, now=lambda: now,
+                       drafts=args.drafts, future=args.future, console=_console(args))
+    return server.run()
+
+
+def _import(args: argparse.Namespace) -> int:
+    from .importers import import_site
+
+    console = _console(args)
+    report = import_site(args.kind, args.path, args.source)
+    console.diagnostics(report.problems, grouped=True)
+    for path in report.written:
+        console.detail(f"  wrote {display_path(path)}")
+    if report.found:
+        talks_dir = display_path(args.source / "talks")
+        parts = [f"Imported {plural(len(report.written), 'talk')} from "
+                 f"{display_path(args.path)} into {talks_dir}"]
+        if report.copied:
+            parts.append(f"{plural(report.copied, 'bundle file')} copied")
+        if report.unchanged:
+            parts.append(f"{len(report.unchanged)} imported before, left as they are")
+        console.info("; ".join(parts))
+        if report.config_note:
+            console.info(report.config_note)
+    if report.failed:
+        console.error(f"talkpages: {plural(len(report.failed), 'file')} not imported; "
+                      "see the messages above")
+    return 0 if report.ok else 1

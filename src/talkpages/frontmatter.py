@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import yaml
@@ -32,12 +33,29 @@ class FrontMatter:
     format: str
     body: str
     body_line: int
-    key_lines: dict[str, int]
-    table_lines: dict[str, list[int]] = field(default_factory=dict)  # [[name]] headers
+    head: tuple[str, ...] = ()  # the file's lines up to the block's end, others blanked
 
     def line_of(self, key: str) -> int | None:
         """Line of a key in the file; `key` may be dotted (`image.caption`)."""
         return self.key_lines.get(key.lower())
+
+    @cached_property
+    def key_lines(self) -> dict[str, int]:
+        """Computed when a message needs a line: most files never do."""
+        if self.format == "toml":
+            return toml_key_lines(list(self.head))
+        return _yaml_key_lines(list(self.head))
+
+    @cached_property
+    def table_lines(self) -> dict[str, list[int]]:
+        """The lines of each `[[name]]` header, in order."""
+        tables: dict[str, list[int]] = {}
+        if self.format == "toml":
+            for number, line in enumerate(self.head, 1):
+                match = _TOML_ARRAY_TABLE.match(line)
+                if match:
+                    tables.setdefault(match.group(1).strip().lower(), []).append(number)
+        return tables
 
 
 class FrontMatterError(Exception):
@@ -96,25 +114,14 @@ def split(text: str) -> FrontMatter:
     source = "\n".join(head)
     body = "\n".join(lines[closing + 1:])
     try:
-        if fmt == "toml":
-            data = parse_toml(source)
-            key_lines = toml_key_lines(head)
-        else:
-            data = _parse_yaml(source)
-            key_lines = _yaml_key_lines(head)
+        data = parse_toml(source) if fmt == "toml" else _parse_yaml(source)
     except FrontMatterError as exc:
         if exc.line is None:  # "at end of document": point at the last line of the block
             exc.line = max(closing, first + 1)
             exc.column = len(lines[exc.line - 1]) + 1 if closing > first + 1 else 1
         raise
-    tables: dict[str, list[int]] = {}
-    if fmt == "toml":
-        for number, line in enumerate(head, 1):
-            match = _TOML_ARRAY_TABLE.match(line)
-            if match:
-                tables.setdefault(match.group(1).strip().lower(), []).append(number)
     return FrontMatter(data=data, format=fmt, body=body, body_line=closing + 2,
-                       key_lines=key_lines, table_lines=tables)
+                       head=tuple(head))
 
 
 def parse_toml(source: str) -> dict[str, Any]:

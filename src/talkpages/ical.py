@@ -41,7 +41,10 @@ class Feeds:
     def __init__(self, site: Site):
         self.site = site
         self._events: dict[str, bytes] = {}
-        self._zones: dict[tuple[str, int, int], bytes] = {}
+        # Every feed gets the same VTIMEZONE of a zone, covering all the site's years in
+        # it: written once, and a talk reads the same in every feed that lists it.
+        self._years = self._zone_years(list(site.talks))
+        self._zones: dict[str, bytes] = {}
 
     def calendar(self, talks: Iterable[Talk], *, name: str, path: str,
                  description: str = "") -> bytes:
@@ -67,17 +70,16 @@ class Feeds:
 
     def _assemble(self, head: list[str], talks: list[Talk]) -> bytes:
         parts = [ics.lines(head)]
-        parts += [self._zone(zone, first, last)
-                  for zone, (first, last) in sorted(self._zone_years(talks).items())]
+        parts += [self._zone(zone) for zone in sorted(self._zone_years(talks))]
         parts += [self.event(talk) for talk in talks]
         parts.append(b"END:VCALENDAR\r\n")
         return b"".join(parts)
 
-    def _zone(self, zone: str, first: int, last: int) -> bytes:
-        key = (zone, first, last)
-        if key not in self._zones:
-            self._zones[key] = ics.lines(vtimezone(zone, first, last))
-        return self._zones[key]
+    def _zone(self, zone: str) -> bytes:
+        if zone not in self._zones:
+            first, last = self._years[zone]  # every feed lists talks of this site
+            self._zones[zone] = ics.lines(vtimezone(zone, first, last))
+        return self._zones[zone]
 
     def _zone_years(self, talks: list[Talk]) -> dict[str, tuple[int, int]]:
         years: dict[str, tuple[int, int]] = {}

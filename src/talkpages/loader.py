@@ -26,7 +26,8 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # Paths the site itself writes at its root; a talk cannot take them as its slug.
 RESERVED_SLUGS = frozenset({"tags", "speakers", "years", "assets", "index.html", "404.html",
                             "calendar.ics", "sitemap.xml", "robots.txt", "feed.xml",
-                            "talks.json", "favicon.ico", "favicon.svg"})
+                            "talks.json", "favicon.ico", "favicon.svg", "page",
+                            "search.json"})
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,10 @@ def find_talk_files(talks_dir: Path, problems: list[Diagnostic],
         return []
     for entry in entries:
         if entry.name.startswith((".", "_")):
+            continue
+        if entry.is_symlink() and not entry.exists():
+            problems.append(Diagnostic(entry, "this link is broken or part of a loop of links",
+                                       hint="remove it, or point it at a real file"))
             continue
         if entry.is_dir():
             index = entry / BUNDLE_INDEX

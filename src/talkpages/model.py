@@ -13,8 +13,8 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import datetime, time, timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -387,14 +387,17 @@ def _schedule(f: _Fields, config: Config) -> times.Schedule | None:
     if start is None:
         return None
     try:
-        return times.resolve(
+        schedule = times.resolve(
             start, end, all_day=f.flag("all_day", "event_all_day"), zone=zone,
             default_zone=config.timezone, default_length=timedelta(minutes=config.default_length),
             start_field=start_key, end_field=end_key)
+        schedule.start_utc, schedule.end_utc  # noqa: B018 - both must exist as instants
+        return schedule
     except times.ScheduleError as exc:
         f.error(exc.field, str(exc), exc.hint)
-    except (OverflowError, ValueError) as exc:
-        f.error(start_key, f"the date cannot be used: {exc}")
+    except (OverflowError, ValueError):
+        f.error(start_key, f"`{start_key}` is too close to the end of time: talkpages handles "
+                "dates from year 1 to 9999", "check the year")
     return None
 
 

@@ -24,7 +24,6 @@ from .model import Site, Talk
 from .taxonomy import Group
 from .theme import Theme
 
-
 HEADINGS = {"tag": "Talks tagged “{}”", "speaker": "{}", "year": "Talks in {}"}
 
 
@@ -112,8 +111,6 @@ def _paginated(site: Site, template: str, base: str, origin: str, talks: Sequenc
 
 def _overview(groups: Iterable[Group], base: str, title: str, kind: str) -> list[PageSpec]:
     terms = [Term(g.name, f"{base}{quote(g.slug)}/", len(g.talks)) for g in groups]
-    if kind == "year":
-        terms.sort(key=lambda t: t.name, reverse=True)
     return [PageSpec("terms.html", base, f"the {kind} overview",
                      {"heading": title, "kind": kind, "terms": terms})]
 
@@ -121,7 +118,19 @@ def _overview(groups: Iterable[Group], base: str, title: str, kind: str) -> list
 def filters(site: Site, theme: Theme) -> dict[str, Callable[..., Any]]:
     """The template filters of the pages (see the README's Themes section)."""
     config = site.config
+    items: dict[tuple[int, str], Markup] = {}
+
+    def item_html(talk: Talk, root: str) -> Markup:
+        """A talk's list item (partials/talk_item.html), rendered once per page depth:
+        a talk is listed on the index, its year, tags and speakers alike."""
+        key = (id(talk), root)
+        if key not in items:
+            macro = theme.env.get_template("partials/talk_item.html").module.talk_item  # type: ignore[attr-defined]
+            items[key] = Markup(macro(talk, root))
+        return items[key]
+
     return {
+        "item_html": item_html,
         "asset": lambda name: f"assets/{quote(theme.published_name(name))}",
         "tag_path": taxonomy.tag_path,
         "speaker_path": lambda author: taxonomy.speaker_path(site, author),

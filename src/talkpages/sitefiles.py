@@ -156,7 +156,7 @@ def talks_json(site: Site, feeds: dict[str, str]) -> bytes:
             "url": config.base_url, "language": config.language,
             "generated": _stamp(site.now), "feeds": feeds,
             "talks": [talk_record(site, t) for t in site.talks]}
-    return (json.dumps(data, ensure_ascii=False, indent=1, default=_json_value)
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_json_value)
             + "\n").encode()
 
 

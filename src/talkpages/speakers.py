@@ -75,13 +75,13 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
         problems.append(Diagnostic(path, message, lines.get(key.lower()),
                                    severity=severity, hint=hint))  # type: ignore[arg-type]
 
-    def url(where: str, value: Any) -> str:
+    def url(key: str, name: str, value: Any) -> str:
         if value in (None, ""):
             return ""
         text = str(value).strip() if isinstance(value, str) else ""
-        if not text or not is_safe_url(text):
-            problem(where, f"`{where}` is not an http(s) or mailto link: {value!r}",
-                    "links must start with https://, http:// or mailto:")
+        if not text or not is_safe_url(text) or not text.startswith(("http", "mailto:")):
+            problem(f"{key}.{name}", f"`{name}` of {key!r} is not an http(s) or mailto link: "
+                    f"{value!r}", "links must start with https://, http:// or mailto:")
             return ""
         return text
 
@@ -111,10 +111,10 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
             entries = []
         for entry in entries:
             entry = {str(k).lower(): v for k, v in entry.items()}
-            link = url(f"{key}.links", entry.get("url"))
+            link = url(key, "links", entry.get("url"))
             if link:
                 links.append(SpeakerLink(str(entry.get("name") or link), link))
         speakers[key] = Speaker(key=key, name=texts["name"] or key.strip(), bio=texts["bio"],
                                 affiliation=texts["affiliation"],
-                                url=url(f"{key}.url", fields.get("url")), links=tuple(links))
+                                url=url(key, "url", fields.get("url")), links=tuple(links))
     return speakers, problems

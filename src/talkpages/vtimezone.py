@@ -17,7 +17,9 @@ from zoneinfo import ZoneInfo
 from . import ics
 
 UTC = timezone.utc
-_STEP = timedelta(days=1)
+# Changes of the clocks are months apart (the closest ever, a few weeks): a week-long
+# step cannot miss one, and bisection then finds it to the second.
+_STEP = timedelta(days=7)
 
 
 def transitions(zone: str, first_year: int, last_year: int,

@@ -9,8 +9,10 @@ relative, no `..`, nothing written twice.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -74,9 +76,8 @@ def write_site(outputs: list[Output], out_dir: Path, site_dir: Path) -> None:
         raise BuildError(problems)
     parent = out_dir.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(parent, out_dir.name)
     staging = parent / f".{out_dir.name}.staging-{os.getpid()}"
-    retired = parent / f".{out_dir.name}.old-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
     try:
         staging.mkdir()
         for output in outputs:
@@ -88,13 +89,64 @@ def write_site(outputs: list[Output], out_dir: Path, site_dir: Path) -> None:
                 shutil.copyfile(output.source, target)
         (staging / MARKER).write_text("This folder is written by talkpages; each build "
                                       "replaces it whole.\n", encoding="utf-8")
-        if out_dir.exists():
-            out_dir.rename(retired)
-        staging.rename(out_dir)
+        _swap_in(staging, out_dir)
     except OSError as exc:
-        if retired.exists() and not out_dir.exists():
-            retired.rename(out_dir)
         raise BuildError([Diagnostic(out_dir, f"cannot write the site: {exc}")]) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(retired, ignore_errors=True)
+
+
+def _remove_leftovers(parent: Path, name: str) -> None:
+    """Staging folders left by builds that were killed (their process is gone)."""
+    for leftover in parent.glob(f".{name}.staging-*"):
+        pid = leftover.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but is not ours
+        return True
+    return True
+
+
+def _swap_in(staging: Path, out_dir: Path) -> None:
+    """Make `staging` the output in one step, so no moment is without a whole site.
+
+    On Linux, renameat2(RENAME_EXCHANGE) swaps the two folders atomically: a build
+    killed at any point leaves either the old site or the new one. Elsewhere, two
+    renames: killed between them, the old site is left beside the output.
+    """
+    if not out_dir.exists():
+        staging.rename(out_dir)
+        return
+    if _exchange(staging, out_dir):
+        return  # `staging` now holds the old site; the caller removes it
+    retired = staging.with_name(staging.name.replace(".staging-", ".staging-old-"))
+    out_dir.rename(retired)
+    try:
+        staging.rename(out_dir)
+    except OSError:
+        retired.rename(out_dir)
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    if sys.platform != "linux":
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    result = renameat2(at_fdcwd, os.fsencode(first), at_fdcwd, os.fsencode(second),
+                       rename_exchange)
+    return bool(result == 0)

@@ -1,0 +1,175 @@
+"""`talkpages import hugo|academicpages PATH`: move the talks of another site over.
+
+Each source module finds the site's talk files (`find`), reads its config for the
+zone naive times were written in (`read_config`, `timezone`) and renames fields
+(`adapt`); convert.py does the rest the same way for both. Nothing is ever replaced:
+an import can run twice, and it reports every file it did not convert, and why.
+
+The zone: naive times keep their meaning. A new site gets a `talkpages.toml` with the
+old site's zone; when the site has a config with another zone, each imported talk
+that relied on the old zone gets its own `timezone` line instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import tomli_w
+
+from ..config import CONFIG_NAME, Config, check_timezone, load_config
+from ..diagnostics import Diagnostic, Severity
+from ..loader import TALKS_DIR, find_talk_files, load_talk
+from . import academicpages, hugo
+from .convert import Candidate, Converter
+
+SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
+
+
+@dataclass
+class ImportReport:
+    source: Path
+    found: int = 0  # talk files found
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)  # imported by an earlier run
+    copied: int = 0  # bundle files
+    failed: list[Path] = field(default_factory=list)  # not converted: see problems
+    problems: list[Diagnostic] = field(default_factory=list)
+    config_note: str = ""  # what became of the zone
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.is_error for p in self.problems)
+
+
+def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
+    module = SOURCES[kind]
+    report = ImportReport(source=source)
+    if not source.is_dir():
+        report.problems.append(Diagnostic(source, "the folder to import does not exist"))
+        return report
+    config, found = module.read_config(source)
+    report.problems += found
+    zone = _source_zone(module, config, source, report)
+    target_config, write_config = _target_config(site_dir, zone, report)
+    if target_config is None:
+        return report
+    candidates = module.find(source) if kind == "academicpages" else module.find(source, config)
+    report.found = len(candidates)
+    if not candidates:
+        report.problems.append(Diagnostic(
+            source, "no talk files found", hint="give the site's folder (holding content/talk/ "
+            "or content/event/; _talks/ for academicpages) or a folder of talk files"))
+        return report
+    converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
+                          direct=kind == "hugo", static_dir=_static_dir(kind, source),
+                          taken=_existing_slugs(site_dir, target_config))
+    for candidate in _choose(candidates, report):
+        outcome = converter.convert(candidate)
+        report.problems += outcome.problems
+        report.copied += outcome.copied
+        if outcome.written:
+            report.written.append(outcome.written)
+        elif outcome.unchanged:
+            report.unchanged.append(outcome.unchanged)
+        if outcome.failed:
+            report.failed.append(candidate.path)
+    if write_config and (report.written or report.unchanged):
+        _write_config(site_dir, zone, report)
+    return report
+
+
+def _source_zone(module: ModuleType, config: dict[str, Any], source: Path,
+                 report: ImportReport) -> str:
+    zone: str | None = module.timezone(config)
+    if zone is None:
+        return "UTC"
+    try:
+        check_timezone(zone)
+    except ValueError as exc:
+        report.problems.append(Diagnostic(source, f"the site's time zone cannot be carried "
+                                          f"over: {exc}; naive times are read as UTC",
+                                          severity="warning"))
+        return "UTC"
+    return zone
+
+
+def _target_config(site_dir: Path, zone: str, report: ImportReport,
+                   ) -> tuple[Config | None, bool]:
+    """The config of the site imported into, and whether to write one with `zone`."""
+    if not (site_dir / CONFIG_NAME).exists():
+        if zone != "UTC":
+            report.config_note = f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone"
+        return Config(timezone=zone), zone != "UTC"
+    config, problems = load_config(site_dir)
+    if any(p.is_error for p in problems):
+        report.problems += problems
+        return None, False
+    if config.timezone != zone:
+        report.config_note = (f"{CONFIG_NAME} says timezone = {config.timezone!r}; talks "
+                              f"written in the old site's zone, {zone!r}, name it themselves")
+    return config, False
+
+
+def _write_config(site_dir: Path, zone: str, report: ImportReport) -> None:
+    path = site_dir / CONFIG_NAME
+    text = ("# Written by `talkpages import`: naive times in the talks are in this zone.\n"
+            + tomli_w.dumps({"timezone": zone}))
+    try:
+        site_dir.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as file:
+            file.write(text)
+    except FileExistsError:
+        pass  # written meanwhile: _target_config read it as it was
+    except OSError as exc:
+        report.problems.append(Diagnostic(path, f"cannot write the site config: {exc}"))
+
+
+def _static_dir(kind: str, source: Path) -> Path | None:
+    folder = source / "static" if kind == "hugo" else source
+    return folder if folder.is_dir() else None
+
+
+def _existing_slugs(site_dir: Path, config: Config) -> dict[str, Path]:
+    talks = site_dir / TALKS_DIR
+    if not talks.is_dir():
+        return {}
+    taken = {}
+    for path, slug, files in find_talk_files(talks, []):
+        talk, _ = load_talk(path, slug, config, files)
+        taken[(talk.slug if talk else slug).lower()] = path
+    return taken
+
+
+def _choose(candidates: list[Candidate], report: ImportReport) -> list[Candidate]:
+    """One file per name: the default language's, the source rather than its render."""
+    groups: dict[str, list[Candidate]] = {}
+    for candidate in candidates:
+        groups.setdefault(candidate.name.lower(), []).append(candidate)
+    chosen = []
+    for group in groups.values():
+        group.sort(key=lambda c: c.rank)
+        winner = group[0]
+        chosen.append(winner)
+        for other in group[1:]:
+            report.problems.append(_skipped(other, winner))
+    return sorted(chosen, key=lambda c: str(c.path))
+
+
+def _skipped(other: Candidate, winner: Candidate) -> Diagnostic:
+    severity: Severity = "warning"
+    hint: str | None = None
+    if other.language != winner.language:
+        message = (f"not imported: the {other.language or 'default'}-language version of "
+                   f"{winner.path}, which is imported; a talkpages site has one language")
+        hint = "to publish this language too, import its folder into a site of its own"
+    elif (other.path.parent == winner.path.parent
+          and other.path.stem.lower() == winner.path.stem.lower()):
+        message = f"not imported: the rendered copy of {winner.path.name}, which is imported"
+    else:
+        message = f"not imported: {winner.path} has the same name, {winner.name!r}"
+        hint = "rename one of them (or give it a `slug`) and import again"
+        severity = "error"
+    return Diagnostic(other.path, message, severity=severity, hint=hint)

@@ -1,0 +1,221 @@
+"""`talkpages import`: fixture sites against their expected output, the real corpus,
+safety (never overwrite, run twice), and the zone carried over.
+
+UPDATE_GOLDEN=1 rewrites tests/fixtures/import/*-expected after a deliberate change;
+read the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from talkpages.config import Config
+from talkpages.frontmatter import split
+from talkpages.importers import import_site
+from talkpages.importers.convert import raw_body
+from talkpages.importers.hugo import split_language
+from talkpages.loader import load_talk
+from talkpages.model import slugify
+
+from conftest import NOW, SHARED, MakeSite, talk
+
+FIXTURES = Path(__file__).parent / "fixtures" / "import"
+CORPUS = SHARED / "corpus" / "files"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file() and "public" not in p.parts}
+
+
+@pytest.mark.parametrize("kind", ["hugo", "academicpages"])
+def test_fixture_site_gives_the_expected_files_and_report(
+        kind: str, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(FIXTURES)  # messages name the fixture's files relative to it
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", kind, f"{kind}-site", "-s", str(site))
+    expected = FIXTURES / f"{kind}-expected"
+    report = err.replace(str(site), "SITE")
+    if os.environ.get("UPDATE_GOLDEN"):
+        shutil.rmtree(expected, ignore_errors=True)
+        shutil.copytree(site, expected)
+        (FIXTURES / f"{kind}-report.txt").write_text(report, encoding="utf-8")
+    assert code == 1  # each fixture has files that cannot be converted
+    assert tree(site) == tree(expected)
+    assert report == (FIXTURES / f"{kind}-report.txt").read_text(encoding="utf-8")
+    assert "Imported" in out
+
+
+def test_hugo_fixture_details(tmp_path: Path) -> None:
+    source = FIXTURES / "hugo-site"
+    site = tmp_path / "site"
+    report = import_site("hugo", source, site)
+    names = sorted(p.relative_to(site).as_posix() for p in report.written)
+    assert names == ["talks/bilingual/index.md", "talks/blox-event/index.md",
+                     "talks/flat-yaml.md", "talks/kubecon-2019/index.md",
+                     "talks/nur-deutsch.md", "talks/old-talk.md", "talks/rmd/index.md",
+                     "talks/with-slug.md", "talks/workshop.md"]
+    assert sorted(p.name for p in report.failed) == ["bad-date.md", "broken.md"]
+    assert report.copied == 3  # slides.pdf, featured.jpg, extra/notes.txt
+    # the zone of the Hugo config, for the naive times
+    assert (site / "talkpages.toml").read_text().endswith('timezone = "Europe/Berlin"\n')
+    # legacy fields normalised, the page's own date kept aside
+    kubecon = (site / "talks/kubecon-2019/index.md").read_text()
+    assert "date = 2019-05-22T14:50:00\ndate_end = 2019-05-22T15:25:00\n" in kubecon
+    assert "page_date = 2019-04-01T00:00:00" in kubecon and "time_start" not in kubecon
+    assert '{ name = "Schedule", url = "https://sched.co/MPi7" }' in kubecon
+    # offsets kept as written
+    assert "date = 2023-09-14T09:00:00-04:00" in (site / "talks/blox-event/index.md").read_text()
+    # the body byte for byte, CRLF included
+    for source_file, target in [("content/talk/flat-yaml.md", "talks/flat-yaml.md"),
+                                ("content/talk/kubecon-2019/index.md",
+                                 "talks/kubecon-2019/index.md")]:
+        old = (source / source_file).read_bytes().decode()
+        new = (site / target).read_bytes().decode()
+        assert raw_body(new, split(new).body_line) == raw_body(old, split(old).body_line)
+    assert (site / "talks/flat-yaml.md").read_bytes().count(b"\r\n") == \
+        (site / "talks/flat-yaml.md").read_bytes().count(b"\n")
+    assert (site / "talks/kubecon-2019/extra/notes.txt").read_text() == "notes\n"
+    skipped = {p.path.name: p.message for p in report.problems if "not imported: the" in
+               p.message}
+    assert "de-language version" in skipped["index.de.md"]
+    assert "rendered copy of index.Rmd" in skipped["index.html"]
+
+
+def test_imported_site_builds_with_the_same_times(tmp_path: Path, run_cli) -> None:
+    site = tmp_path / "site"
+    import_site("hugo", FIXTURES / "hugo-site", site)
+    code, out, err = run_cli("build", "-s", str(site), "--now", NOW.isoformat(), "--drafts")
+    assert code == 0, err
+    assert "Built 9 talks" in out
+    feed = (site / "public/calendar.ics").read_text()
+    assert "DTSTART;TZID=Europe/Berlin:20190522T145000" in feed  # naive, in Hugo's zone
+    assert "DTSTART:20230914T130000Z" in feed  # 09:00-04:00
+    assert "DTSTART;VALUE=DATE:20220307" in feed
+
+
+def test_import_twice_changes_nothing(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    first = import_site("hugo", FIXTURES / "hugo-site", site)
+    before = tree(site)
+    second = import_site("hugo", FIXTURES / "hugo-site", site)
+    assert tree(site) == before
+    assert second.written == [] and second.copied == 0
+    assert sorted(second.unchanged) == sorted(first.written)
+    assert second.failed == first.failed
+
+
+def test_import_never_overwrites(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "talks/workshop.md").parent.mkdir(parents=True)
+    (site / "talks/workshop.md").write_text(talk("Mine"))
+    (site / "talks/kubecon-2019").mkdir()
+    (site / "talks/kubecon-2019/slides.pdf").write_bytes(b"my own slides")
+    (site / "talks/flat-yaml").mkdir()
+    (site / "talks/flat-yaml/index.md").write_text(talk("Bundle form"))
+    report = import_site("hugo", FIXTURES / "hugo-site", site)
+    assert (site / "talks/workshop.md").read_text() == talk("Mine")
+    assert (site / "talks/kubecon-2019/slides.pdf").read_bytes() == b"my own slides"
+    assert not (site / "talks/flat-yaml.md").exists()
+    messages = [p.format() for p in report.problems]
+    assert any("workshop.md exists and differs" in m for m in messages)
+    assert any("slides.pdf exists and differs" in m for m in messages)
+    assert any("flat-yaml.md:1:1: error: not imported: the slug 'flat-yaml' belongs to" in m
+               and m.endswith("talks/flat-yaml/index.md\n  hint: give one of them another "
+                              '`slug = "…"`') for m in messages)
+
+
+def test_slug_taken_by_an_existing_talk_is_reported(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "talks").mkdir(parents=True)
+    (site / "talks/mine.md").write_text(talk("Mine", extra='slug = "custom-slug"'))
+    report = import_site("hugo", FIXTURES / "hugo-site", site)
+    (problem,) = [p for p in report.problems if "belongs to" in p.message]
+    assert problem.path is not None and problem.path.name == "with-slug.md"
+    assert not (site / "talks/with-slug.md").exists()
+
+
+def test_existing_config_with_another_zone_keeps_naive_times(tmp_path: Path,
+                                                             make_site: MakeSite) -> None:
+    site = make_site({"talkpages.toml": 'timezone = "Asia/Tokyo"\n'}, root=tmp_path / "s")
+    report = import_site("hugo", FIXTURES / "hugo-site", site)
+    assert "Asia/Tokyo" in report.config_note
+    assert (site / "talkpages.toml").read_text() == 'timezone = "Asia/Tokyo"\n'
+    kubecon = (site / "talks/kubecon-2019/index.md").read_text()
+    assert 'date_end = 2019-05-22T15:25:00\ntimezone = "Europe/Berlin"\n' in kubecon
+    blox = (site / "talks/blox-event/index.md").read_text()
+    assert "timezone" not in blox  # its times carry their offset
+    old = (site / "talks/old-talk.md").read_text()
+    assert old.count("timezone") == 1  # its own zone, kept
+
+
+@pytest.mark.parametrize(("folder", "count"), [("content", 9), ("content/talk", 5)])
+def test_path_may_be_the_content_folder_or_a_section(tmp_path: Path, folder: str,
+                                                     count: int) -> None:
+    site = tmp_path / "site"
+    report = import_site("hugo", FIXTURES / "hugo-site" / folder, site)
+    assert len(report.written) == count
+    assert not (site / "talkpages.toml").exists()  # no Hugo config there: UTC, the default
+
+
+def test_folder_of_talk_files_and_unknown_folder(tmp_path: Path, run_cli) -> None:
+    code, _, err = run_cli("import", "hugo", str(tmp_path / "nowhere"), "-s",
+                           str(tmp_path / "site"))
+    assert code == 1 and "does not exist" in err
+    (tmp_path / "empty").mkdir()
+    code, _, err = run_cli("import", "hugo", str(tmp_path / "empty"), "-s",
+                           str(tmp_path / "site"))
+    assert code == 1 and "no talk files found" in err
+
+
+def test_import_into_a_site_with_a_broken_config_writes_nothing(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "talkpages.toml").write_text('timezone = "Mars/Olympus"\n')
+    report = import_site("hugo", FIXTURES / "hugo-site", site)
+    assert not report.ok and not (site / "talks").exists()
+
+
+CORPUS_FILES = sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []
+
+
+def name(path: Path) -> str:
+    """The name a flat file is imported under: `x.en.md` is the English `x`."""
+    return split_language(path.stem)[0]
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason=f"the corpus is absent ({CORPUS})")
+def test_corpus_every_parsable_file_is_converted_and_the_broken_reported(
+        tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    report = import_site("hugo", CORPUS, site)
+    loadable = {p for p in CORPUS_FILES
+                if load_talk(p, slugify(p.stem), Config())[0] is not None}
+    twins = {p.path for p in report.problems if p.path and "rendered copy" in p.message}
+    assert len(twins) == 1  # a blogdown index.html beside its index.Rmd
+    converted = {site / "talks" / f"{name(p)}.md" for p in loadable - twins}
+    assert set(report.written) == converted
+    assert set(report.failed) == set(CORPUS_FILES) - loadable
+    for path in report.failed:  # each with its file, line and reason
+        errors = [p for p in report.problems if p.path == path and p.is_error]
+        assert errors and all(e.line for e in errors), path
+    assert len(report.written) + len(report.failed) + len(twins) == len(CORPUS_FILES)
+    print(f"\ncorpus import: {len(CORPUS_FILES)} files, {len(report.written)} converted, "
+          f"{len(report.failed)} reported as broken, {len(twins)} skipped as a rendered copy")
+    # what was written loads, with the same times as the original
+    for source in sorted(loadable - twins):
+        original, _ = load_talk(source, slugify(source.stem), Config())
+        target = site / "talks" / f"{name(source)}.md"
+        imported, problems = load_talk(target, slugify(source.stem), Config())
+        assert imported is not None, [p.format() for p in problems]
+        assert original is not None
+        assert imported.schedule.start_utc == original.schedule.start_utc, source
+        assert imported.schedule.end_utc == original.schedule.end_utc, source
+        assert imported.schedule.zone == original.schedule.zone, source
+        assert imported.title == original.title and imported.body == original.body
+    again = import_site("hugo", CORPUS, site)
+    assert again.written == [] and len(again.unchanged) == len(report.written)

@@ -1,0 +1,137 @@
+"""The site files: sitemap.xml (against its XSD), robots.txt, feed.xml (Atom), talks.json,
+search.json; for the example site and the fixture site."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import feedparser
+import pytest
+from lxml import etree
+
+from conftest import NOW, ROOT, MakeSite, outputs, render_site, require_tool, talk
+from pagesite import BASE_URL, build_pages_site
+
+SITEMAP_XSD = Path(__file__).parent / "node/node_modules/sitemap/schema/sitemap.xsd"
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from talkpages.build import build
+    from talkpages.loader import LoadOptions
+
+    out = tmp_path_factory.mktemp("example") / "public"
+    assert build(ROOT, out, LoadOptions(now=NOW)).ok
+    return out
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("pages")
+    return build_pages_site(folder / "site", folder / "out")
+
+
+def sites(example: Path, fixture_site: Path) -> list[tuple[Path, str]]:
+    return [(example, "https://k82cn.github.io/talks/"), (fixture_site, BASE_URL)]
+
+
+def test_sitemaps_validate_against_the_schema_and_list_every_page(
+        example: Path, fixture_site: Path) -> None:
+    require_tool(SITEMAP_XSD.exists(),
+                 f"the sitemap schema is not installed (cd tests/node && npm ci): {SITEMAP_XSD}")
+    schema = etree.XMLSchema(file=str(SITEMAP_XSD))
+    for out, base in sites(example, fixture_site):
+        doc = etree.parse(str(out / "sitemap.xml"))
+        assert schema.validate(doc), schema.error_log
+        locs = [loc.text for loc in doc.iter(f"{SM}loc")]
+        assert locs[0] == base
+        paths = set()
+        for loc in locs:
+            assert loc is not None and loc.startswith(base) and loc.isascii()
+            paths.add(unquote(loc[len(base):]))
+        pages = {p.relative_to(out).as_posix().removesuffix("index.html")
+                 for p in out.rglob("index.html")}
+        assert paths == pages  # every page, and nothing that is not one
+
+
+def test_sitemap_has_lastmod_from_the_talk(make_site: MakeSite) -> None:
+    site = make_site({"talks/a.md": talk("A", extra="lastmod = 2020-01-02T03:04:05Z")})
+    sitemap = outputs(render_site(site))["sitemap.xml"].decode()
+    assert "<loc>http://localhost:1313/a/</loc><lastmod>2020-01-02T03:04:05+00:00</lastmod>" \
+        in sitemap
+
+
+def test_robots_points_at_the_sitemap(example: Path) -> None:
+    assert (example / "robots.txt").read_text() == (
+        "User-agent: *\nAllow: /\nSitemap: https://k82cn.github.io/talks/sitemap.xml\n")
+
+
+def test_atom_feeds_parse_with_every_required_element(example: Path,
+                                                      fixture_site: Path) -> None:
+    for out, base in sites(example, fixture_site):
+        feed = feedparser.parse((out / "feed.xml").read_bytes())
+        assert not feed.bozo, feed.bozo_exception
+        assert feed.version == "atom10"
+        assert feed.feed.title and feed.feed.id == base and feed.feed.updated
+        assert feed.feed.links[0].href == base + "feed.xml"
+        for entry in feed.entries:
+            for key in ("title", "id", "updated", "link", "author"):
+                assert entry.get(key), (out, entry.get("id"), key)
+            assert entry.id == entry.link and entry.id.startswith(base)
+            updated = datetime.fromisoformat(entry.updated.replace("Z", "+00:00"))
+            assert updated <= NOW  # never in the future, even for upcoming talks
+    example_feed = feedparser.parse((example / "feed.xml").read_bytes())
+    assert len(example_feed.entries) == 18
+    assert example_feed.entries[0].title == "Improving Performance of Deep Learning " \
+        "Workloads With Volcano"  # the newest first
+    seed = next(e for e in example_feed.entries
+                if e.title == "Intro: Kubernetes Batch Scheduling")
+    assert seed.published.startswith("2019-06-05T22:00:00")  # publishDate, Madrid -> UTC
+    assert "Wed 22 May 2019, 14:50–15:25 CEST" in seed.content[0].value
+
+
+def test_atom_feed_holds_the_newest_fifty(make_site: MakeSite) -> None:
+    site = make_site({f"talks/t{n:02d}.md": talk(f"T{n:02d}", f"2019-01-{n % 28 + 1:02d}")
+                      for n in range(60)})
+    feed = feedparser.parse(outputs(render_site(site))["feed.xml"])
+    assert len(feed.entries) == 50
+
+
+def test_talks_json_has_every_talk_with_absolute_urls(fixture_site: Path) -> None:
+    data = json.loads((fixture_site / "talks.json").read_text(encoding="utf-8"))
+    assert data["url"] == BASE_URL and data["feeds"]["calendar"] == BASE_URL + "calendar.ics"
+    talks = {t["slug"]: t for t in data["talks"]}
+    assert len(talks) == 7
+    madrid = talks["madrid"]
+    assert madrid["url"] == BASE_URL + "madrid/"
+    assert (madrid["start"], madrid["end"]) == ("2019-05-22T14:50:00+02:00",
+                                                "2019-05-22T15:25:00+02:00")
+    assert madrid["timezone"] == "Europe/Madrid" and madrid["all_day"] is False
+    assert madrid["speakers"] == [
+        {"name": "Ada Lovelace", "url": BASE_URL + "speakers/ada-lovelace/"},
+        {"name": "Grace Hopper", "url": BASE_URL + "speakers/grace-hopper/"}]
+    assert madrid["links"] == [{"name": "Slides", "url": BASE_URL + "madrid/slides.pdf",
+                                "kind": "slides"}]
+    assert madrid["image"]["url"] == BASE_URL + "madrid/featured.png"
+    assert madrid["tags"][0] == {"name": "Kubernetes", "url": BASE_URL + "tags/kubernetes/"}
+    assert madrid["address"]["city"] == "Madrid" and madrid["attendance"] == "offline"
+    assert talks["cancelled"]["status"] == "cancelled"
+    assert talks["hybrid"]["attendance"] == "mixed"
+    assert talks["summit"]["start"] == "2018-10-01" and talks["summit"]["all_day"] is True
+    for record in talks.values():
+        for link in [record["url"], *(t["url"] for t in record["tags"])]:
+            assert urlsplit(link).scheme == "https"
+
+
+def test_search_index_lists_talks_in_the_order_of_the_index(fixture_site: Path) -> None:
+    rows = json.loads((fixture_site / "search.json").read_text(encoding="utf-8"))
+    assert [row[0] for row in rows] == ["online/", "hybrid/", "cancelled/", "madrid/",
+                                        "math/", "summit/", "escape/"]
+    online = rows[0]
+    assert online[1:] == ["An online talk from New York", "1 Jun 2099", "Grace Hopper",
+                          "Remote Conf", "Online", "Kubernetes", ""]
+    assert rows[2][7] == "cancelled"

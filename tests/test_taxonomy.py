@@ -1,0 +1,97 @@
+"""Tags, speakers and years: slugs, grouping, and speakers.toml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from talkpages import taxonomy
+from talkpages.speakers import load_speakers
+
+from conftest import MakeSite, render_site, talk
+
+
+def test_slugs_keep_letters_of_every_script_and_never_come_out_empty() -> None:
+    assert taxonomy.tag_slug("SIG Scheduling") == "sig-scheduling"
+    assert taxonomy.tag_slug("Café") == "cafe"
+    assert taxonomy.tag_slug("云原生") == "云原生"
+    assert taxonomy.speaker_slug("Klaus Ma") == "klaus-ma"
+    symbols = taxonomy.tag_slug("+++")
+    assert symbols.startswith("x") and len(symbols) == 9
+    assert symbols == taxonomy.tag_slug("+++") != taxonomy.tag_slug("***")
+
+
+def test_tags_group_regardless_of_case_with_the_first_spelling(make_site: MakeSite) -> None:
+    site = make_site({"talks/a.md": talk("A", "2019-01-01", 'tags = ["Kubernetes", "HPC"]'),
+                      "talks/b.md": talk("B", "2019-02-01", 'tags = ["kubernetes"]'),
+                      "talks/c.md": talk("C", "2019-03-01", 'tags = ["Volcano"]')})
+    result = render_site(site)
+    assert result.site is not None
+    groups = {g.slug: g for g in taxonomy.by_tag(result.site)}
+    assert list(groups) == ["hpc", "kubernetes", "volcano"]
+    assert groups["kubernetes"].name == "Kubernetes"
+    assert [t.title for t in groups["kubernetes"].talks] == ["A", "B"]
+
+
+def test_speakers_resolve_through_speakers_toml(make_site: MakeSite) -> None:
+    site = make_site({
+        "speakers.toml": '[admin]\nname = "Klaus Ma"\nbio = "Volcano."\n',
+        "talks/a.md": talk("A", "2019-01-01", 'authors = ["admin", "Kevin Wang"]'),
+        "talks/b.md": talk("B", "2019-02-01", 'authors = ["Klaus Ma"]')})
+    result = render_site(site)
+    assert result.ok and result.site is not None
+    groups = {g.slug: g for g in taxonomy.by_speaker(result.site)}
+    assert list(groups) == ["kevin-wang", "klaus-ma"]
+    klaus = groups["klaus-ma"]
+    assert [t.title for t in klaus.talks] == ["A", "B"]  # "admin" and "Klaus Ma" are one
+    assert klaus.speaker is not None and klaus.speaker.bio == "Volcano."
+    assert taxonomy.speaker_path(result.site, "admin") == "speakers/klaus-ma/"
+
+
+def test_years_newest_first_and_runs_by_year(make_site: MakeSite) -> None:
+    site = make_site({"talks/a.md": talk("A", "2018-12-31T23:30:00"),
+                      "talks/b.md": talk("B", "2019-01-01"),
+                      "talks/c.md": talk("C", "2019-06-01")})
+    result = render_site(site)
+    assert result.site is not None
+    assert [(g.name, len(g.talks)) for g in taxonomy.years(result.site)] == [("2019", 2),
+                                                                             ("2018", 1)]
+    runs = taxonomy.by_year(reversed(result.site.talks))
+    assert [(year, [t.title for t in talks]) for year, talks in runs] == [
+        (2019, ["C", "B"]), (2018, ["A"])]
+
+
+def test_status_reads_the_field_or_the_front_matter(make_site: MakeSite) -> None:
+    site = make_site({"talks/a.md": talk("A", extra='status = "canceled"'),
+                      "talks/b.md": talk("B")})
+    result = render_site(site)
+    assert result.site is not None
+    statuses = {t.slug: taxonomy.status(t) for t in result.site.talks}
+    assert statuses == {"a": "cancelled", "b": ""}
+
+
+def test_speakers_toml_absent_is_fine(tmp_path: Path) -> None:
+    assert load_speakers(tmp_path) == ({}, [])
+
+
+def test_speakers_toml_problems_name_the_line(tmp_path: Path) -> None:
+    (tmp_path / "speakers.toml").write_text(
+        'plain = "not a table"\n["Ada"]\nbio = "x"\nwebsite = "https://a.example.org"\n\n'
+        '["Grace"]\nurl = "javascript:alert(1)"\nlinks = [{ name = "X", url = "https://x.org" }]\n',
+        encoding="utf-8")
+    speakers, problems = load_speakers(tmp_path)
+    messages = sorted((p.line, p.severity, p.message) for p in problems)
+    assert messages == [
+        (1, "error", "'plain' must be a table of name, bio, affiliation, url, links"),
+        (4, "warning", "unknown speaker key 'website' for 'Ada'"),
+        (7, "error", "`url` of 'Grace' is not an http(s) or mailto link: 'javascript:alert(1)'")]
+    assert speakers["Ada"].name == "Ada" and speakers["Ada"].bio == "x"
+    assert speakers["Grace"].url == ""
+    assert [(link.name, link.url) for link in speakers["Grace"].links] == [("X", "https://x.org")]
+
+
+def test_invalid_speakers_toml_fails_the_build_with_its_place(make_site: MakeSite) -> None:
+    site = make_site({"speakers.toml": '["Ada"\nbio = 1\n', "talks/a.md": talk("A")})
+    result = render_site(site)
+    assert not result.ok
+    text = result.diagnostics[0].format()
+    assert "speakers.toml:1" in text and "invalid TOML" in text
