@@ -328,7 +328,8 @@ def test_inject_puts_the_script_before_the_end_of_body() -> None:
     page = inject(b"<html><body><p>x</p></BODY></html>", 7, "a < b")
     assert page.endswith(b'data-version="7"></script></BODY></html>')
     assert b"a &lt; b" in page
-    assert inject(b"no body", 1, None).startswith(b"no body<script")
+    assert inject(b"no body", 1, None).startswith(b'no body<link rel="stylesheet"')
+    assert b"style=" not in page and b"<script>" not in page  # nothing inline: the CSP
 
 
 def test_port_in_use_is_an_error_with_a_hint(make_site: MakeSite, run_cli) -> None:

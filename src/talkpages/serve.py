@@ -81,9 +81,12 @@ LIVE_JS = b"""(function () {
   });
 })();
 """
-_OVERLAY_STYLE = ("position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;"
-                  "padding:2rem;background:rgba(24,24,24,.95);color:#f3f3f3;"
-                  "font:14px/1.5 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap")
+# A stylesheet and a script of their own, not inline: the theme's Content-Security-Policy
+# allows styles and scripts from the site ('self') only.
+LIVE_CSS = b"""#talkpages-errors { position: fixed; inset: 0; z-index: 2147483647; margin: 0;
+  overflow: auto; padding: 2rem; background: rgba(24, 24, 24, .95); color: #f3f3f3;
+  font: 14px/1.5 ui-monospace, Menlo, Consolas, monospace; white-space: pre-wrap; }
+"""
 
 
 def content_type(path: str) -> str:
@@ -107,7 +110,7 @@ def request_path(url_path: str) -> str | None:
 
 
 def overlay(text: str) -> str:
-    return (f'<div id="talkpages-errors" role="alert" style="{_OVERLAY_STYLE}">'
+    return ('<div id="talkpages-errors" role="alert">'
             '<strong>talkpages: the last change does not build; this is the last good '
             f'site.</strong>\n\n{html.escape(text)}\n\n'
             "Fix the file and save: this page reloads by itself.</div>")
@@ -115,7 +118,7 @@ def overlay(text: str) -> str:
 
 def inject(page: bytes, version: int, failure: str | None) -> bytes:
     """The live-reload script (and the overlay) before `</body>`."""
-    snippet = ""
+    snippet = f'<link rel="stylesheet" href="{LIVE}live.css">'
     if failure is not None:
         snippet += overlay(failure)
     snippet += f'<script src="{LIVE}live.js" data-version="{version}"></script>'
@@ -405,6 +408,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _live(self, name: str, query: str, body: bool) -> None:
         if name == "live.js":
             self._send(HTTPStatus.OK, TYPES[".js"], LIVE_JS, body)
+        elif name == "live.css":
+            self._send(HTTPStatus.OK, TYPES[".css"], LIVE_CSS, body)
         elif name == "events" and body:
             self._events(query)
         else:
