@@ -19,6 +19,7 @@ Each event is written once per build and reused by every feed that lists it.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta, timezone
 from urllib.parse import quote, urlencode
@@ -181,8 +182,23 @@ def _day(value: date) -> date:
     return value.date() if isinstance(value, datetime) else value
 
 
+_DESCRIPTIONS: weakref.WeakKeyDictionary[Talk, tuple[int, str]] = weakref.WeakKeyDictionary()
+
+
 def description(site: Site, talk: Talk) -> str:
-    """Plain text: what the talk is about, who speaks, where, and its links."""
+    """Plain text: what the talk is about, who speaks, where, and its links.
+
+    The feed, the talk's own .ics and the Google and Outlook links all carry it, so
+    it is worked out once per talk and build."""
+    known = _DESCRIPTIONS.get(talk)
+    if known is not None and known[0] == id(site):
+        return known[1]
+    text = _description(site, talk)
+    _DESCRIPTIONS[talk] = (id(site), text)
+    return text
+
+
+def _description(site: Site, talk: Talk) -> str:
     parts = []
     if talk.cancelled:
         parts.append("CANCELLED.")

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -156,6 +156,7 @@ class Site:
         return [t for t in reversed(self.talks) if not t.is_upcoming(self.now)]
 
 
+@lru_cache(maxsize=65536)
 def slugify(text: str) -> str:
     """A URL-safe slug; accented letters lose their accents, other scripts stay."""
     text = unicodedata.normalize("NFKD", text)

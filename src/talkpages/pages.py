@@ -129,12 +129,25 @@ def filters(site: Site, theme: Theme) -> dict[str, Callable[..., Any]]:
             items[key] = Markup(macro(talk, root))
         return items[key]
 
+    paths: dict[str, str] = {}
+    names: dict[str, str] = {}
+
+    def speaker_path(author: str) -> str:
+        if author not in paths:
+            paths[author] = taxonomy.speaker_path(site, author)
+        return paths[author]
+
+    def speaker_name(author: str) -> str:
+        if author not in names:
+            names[author] = taxonomy.speaker_name(site, author)
+        return names[author]
+
     return {
         "item_html": item_html,
         "asset": lambda name: f"assets/{quote(theme.published_name(name))}",
         "tag_path": taxonomy.tag_path,
-        "speaker_path": lambda author: taxonomy.speaker_path(site, author),
-        "speaker_name": lambda author: taxonomy.speaker_name(site, author),
+        "speaker_path": speaker_path,
+        "speaker_name": speaker_name,
         "status": taxonomy.status,
         "jsonld": lambda talk: Markup(jsonld.script(jsonld.event(site, talk))),
         "video": lambda talk: embeds.video_embed(talk, config.embed_videos),

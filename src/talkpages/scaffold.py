@@ -35,6 +35,7 @@ from .diagnostics import Diagnostic
 from .frontmatter import FrontMatterError, split
 from .loader import BUNDLE_INDEX, RESERVED_SLUGS, TALKS_DIR, find_talk_files
 from .model import make_talk
+from .safefile import create_new
 
 MAX_SLUG = 60
 
@@ -219,10 +220,8 @@ def create(site_dir: Path, talk: NewTalk, config: Config) -> Path:
     if problems:
         raise NewTalkError("the new talk would not build; nothing was written",
                            diagnostics=problems)
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with open(path, "x", encoding="utf-8", newline="\n") as file:
-            file.write(text)
+        create_new(path, text.encode("utf-8"))
     except FileExistsError:
         raise NewTalkError(f"{path} exists already; it was left as it is",
                            "choose another slug with --slug") from None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import quote
 
 from .model import Site, Talk, slugify
@@ -50,6 +51,7 @@ def speaker_name(site: Site, author: str) -> str:
     return entry.name if entry else author
 
 
+@lru_cache(maxsize=65536)
 def tag_path(tag: str) -> str:
     """The tag page's path from the site root, ready for an href: `tags/sig-scheduling/`."""
     return f"tags/{quote(tag_slug(tag))}/"

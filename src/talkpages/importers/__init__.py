@@ -22,6 +22,7 @@ import tomli_w
 from ..config import CONFIG_NAME, Config, check_timezone, load_config
 from ..diagnostics import Diagnostic, Severity
 from ..loader import TALKS_DIR, find_talk_files, load_talk
+from ..safefile import create_new
 from . import academicpages, hugo
 from .convert import Candidate, Converter
 
@@ -118,9 +119,7 @@ def _write_config(site_dir: Path, zone: str, report: ImportReport) -> None:
     text = ("# Written by `talkpages import`: naive times in the talks are in this zone.\n"
             + tomli_w.dumps({"timezone": zone}))
     try:
-        site_dir.mkdir(parents=True, exist_ok=True)
-        with open(path, "x", encoding="utf-8") as file:
-            file.write(text)
+        create_new(path, text.encode("utf-8"))
     except FileExistsError:
         pass  # written meanwhile: _target_config read it as it was
     except OSError as exc:

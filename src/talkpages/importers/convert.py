@@ -27,6 +27,7 @@ from ..diagnostics import Diagnostic
 from ..frontmatter import FrontMatter, FrontMatterError, split
 from ..loader import BUNDLE_INDEX, MAX_FILE_BYTES, TALKS_DIR
 from ..model import Talk, make_talk, slugify
+from ..safefile import create_new
 from ..scaffold import toml
 
 DATE_KEYS = frozenset({"date", "date_end", "publishdate", "lastmod", "expirydate", "page_date"})
@@ -295,10 +296,8 @@ class Converter:
 def _create(path: Path, content: bytes | Path) -> str:
     """"created", "same" or "differs"; never replaces a file."""
     data = content.read_bytes() if isinstance(content, Path) else content
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with open(path, "xb") as file:
-            file.write(data)
+        create_new(path, data)
         return "created"
     except FileExistsError:
         try:

@@ -1,0 +1,426 @@
+#!/usr/bin/env python3
+"""Benchmark of `talkpages build` (issue 6), side by side with Hugo in one run.
+
+    .venv/bin/python bench/run.py            # 10,000 talks, median of 3 (a few minutes)
+    .venv/bin/python bench/run.py --quick    # 1,000 talks: a smoke run
+    .venv/bin/python bench/run.py --big      # also the 100,000-talk full build
+
+Every build is a separate process, `sys.executable -m talkpages build … --now
+2026-11-21T00:00:00Z --future -q`, timed from start to exit (interpreter start
+included). Memory: the peak of the summed RSS of the process and all its
+descendants (sampled from /proc every ~10 ms), and ru_maxrss of the largest single
+process (from wait4). Stdlib only. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "bench"
+NOW = "2026-11-21T00:00:00Z"
+PAGE = os.sysconf("SC_PAGE_SIZE")
+MiB = 1024 * 1024
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+# ---------------------------------------------------------------- measuring a process tree
+
+def _children_map() -> dict[int, list[int]]:
+    """ppid -> pids, from /proc/*/stat (this kernel may lack /proc/PID/task/TID/children)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            ppid = int(stat[stat.rindex(b")") + 2:].split()[1])  # after "pid (comm) state"
+            children.setdefault(ppid, []).append(int(name))
+    return children
+
+
+def tree_rss(root: int) -> int:
+    """Summed RSS in bytes of `root` and every descendant (shared pages count once per process)."""
+    children = _children_map()
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, ()))
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                total += int(f.read().split()[1]) * PAGE
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+class Run:
+    def __init__(self, wall: float, cpu: float, peak_tree: int, max_proc: int) -> None:
+        self.wall, self.cpu, self.peak_tree, self.max_proc = wall, cpu, peak_tree, max_proc
+
+
+class BuildFailed(Exception):
+    pass
+
+
+def measure(cmd: list[str], log: Path, interval: float = 0.01) -> Run:
+    """Run `cmd` to completion; wall time, CPU of the tree, peak tree RSS, largest ru_maxrss."""
+    with open(log, "wb") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        peak = 0
+        stop = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak
+            while not stop.is_set():
+                peak = max(peak, tree_rss(proc.pid))
+                stop.wait(interval)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        # wait4 rather than Popen.wait: its rusage covers the child and its reaped descendants;
+        # ru_maxrss is then the largest of their own peaks (Linux keeps the max, not a sum).
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        stop.set()
+        sampler.join()
+    if proc.returncode != 0:
+        tail = log.read_text(errors="replace").strip().splitlines()[-25:]
+        raise BuildFailed(f"exit status {proc.returncode}: {' '.join(cmd)}\n    "
+                          + "\n    ".join(tail) + f"\n    (full output: {log})")
+    return Run(wall, usage.ru_utime + usage.ru_stime, peak, usage.ru_maxrss * 1024)
+
+
+# ---------------------------------------------------------------- results
+
+class Results:
+    def __init__(self) -> None:
+        self.rows: dict[str, list[Run]] = {}
+        self.checks: dict[str, str] = {}
+        self.notes: list[str] = []
+
+    def add(self, label: str, run: Run) -> None:
+        self.rows.setdefault(label, []).append(run)
+
+    def median(self, label: str, field: str = "wall") -> float | None:
+        runs = self.rows.get(label)
+        return statistics.median(getattr(r, field) for r in runs) if runs else None
+
+
+def rm(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path)
+
+
+def time_runs(res: Results, label: str, runs: int, cmd: list[str], log: Path,
+              before=None) -> None:  # type: ignore[no-untyped-def]
+    for i in range(runs):
+        if before:
+            before(i)
+        say(f"  {label}: run {i + 1}/{runs} …")
+        run = measure(cmd, log)
+        res.add(label, run)
+        say(f"    {run.wall:8.3f} s wall, {run.cpu:7.2f} s CPU, peak tree RSS "
+            f"{run.peak_tree / MiB:7.1f} MiB, largest process {run.max_proc / MiB:7.1f} MiB")
+
+
+# ---------------------------------------------------------------- workload
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def workload(work: Path, gen: Path, n: int, seed: int | None) -> Path:
+    """The site folder (with `talks/`) of n generated talks, reused when count, seed and generator match."""
+    folder = work / f"talks-{n}-seed-{seed if seed is not None else 'default'}"
+    site, marker = folder / "site", folder / "workload.json"
+    key = {"n": n, "seed": seed, "generator_sha256": sha256(gen)}
+    restore_edit(folder)  # a run stopped in the middle of the one-edit step
+    if marker.exists() and json.loads(marker.read_text()) == key:
+        say(f"reusing {n:,} generated talks in {site / 'talks'}")
+        return site
+    say(f"generating {n:,} talks with {gen} into {site / 'talks'} …")
+    rm(folder)
+    site.mkdir(parents=True)
+    (site / "talkpages.toml").write_text(
+        'title = "Talks"\nbase_url = "https://talks.example.org/"\n', encoding="utf-8")
+    started = time.perf_counter()
+    subprocess.run([sys.executable, str(gen), str(site / "talks"), str(n)]
+                   + (["--seed", str(seed)] if seed is not None else []), check=True)
+    marker.write_text(json.dumps(key))
+    say(f"  done in {time.perf_counter() - started:.1f} s")
+    return site
+
+
+def restore_edit(folder: Path) -> None:
+    backup = folder / "edit-backup.json"
+    if backup.exists():
+        saved = json.loads(backup.read_text())
+        path = Path(saved["path"])
+        path.write_bytes(bytes.fromhex(saved["bytes"]))
+        os.utime(path, ns=(saved["atime_ns"], saved["mtime_ns"]))
+        backup.unlink()
+
+
+def compare_trees(a: Path, b: Path) -> tuple[int, list[str]]:
+    """Every file of both trees, byte for byte: (files compared, differences)."""
+    def files(root: Path) -> dict[str, Path]:
+        return {str(p.relative_to(root)): p for p in root.rglob("*") if not p.is_dir()}
+    fa, fb = files(a), files(b)
+    diffs = [f"only in the one-edit output: {k}" for k in sorted(fa.keys() - fb.keys())]
+    diffs += [f"only in the full build: {k}" for k in sorted(fb.keys() - fa.keys())]
+    for k in sorted(fa.keys() & fb.keys()):
+        x, y = fa[k].read_bytes(), fb[k].read_bytes()
+        if x != y:
+            at = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+            diffs.append(f"differs: {k} ({len(x)} vs {len(y)} bytes; first difference at byte "
+                         f"{at}: {x[max(0, at - 40):at + 60]!r} vs {y[max(0, at - 40):at + 60]!r})")
+    return len(fa.keys() | fb.keys()), diffs
+
+
+# ---------------------------------------------------------------- the measurements
+
+def talkpages(site: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "talkpages", "build", "-s", str(site), "-o", str(out),
+            "--now", NOW, "--future", "-q"]
+
+
+def bench_talkpages(res: Results, site: Path, n: int, runs: int, full_only: bool = False) -> None:
+    folder = site.parent
+    out, ref, log = folder / "tp" / "out", folder / "tp-ref" / "out", folder / "build.log"
+    cache = site / ".talkpages-cache"
+    cmd = talkpages(site, out)
+    tag = f"{n:,}"
+
+    say(f"[{tag}] (1) full build from a clean output folder, build cache removed (cold)")
+    time_runs(res, f"{tag}: full build, cold cache", runs, cmd, log,
+              before=lambda i: (rm(cache), rm(out.parent)))
+    if not cache.exists():
+        res.notes.append(f"{tag}: the build left no {cache.name}/ in the site: "
+                         "cold and warm full builds measure the same thing")
+    say(f"[{tag}] (1) full build from a clean output folder, build cache kept (warm)")
+    time_runs(res, f"{tag}: full build, warm cache", runs, cmd, log,
+              before=lambda i: rm(out.parent))
+    if full_only:
+        return
+
+    say(f"[{tag}] (2) no-op rebuild: nothing changed, same output folder")
+    time_runs(res, f"{tag}: no-op rebuild", runs, cmd, log)
+
+    talks = sorted((site / "talks").glob("*.md"))
+    edited = talks[len(talks) // 2]
+    original, st = edited.read_bytes(), edited.stat()
+    (folder / "edit-backup.json").write_text(json.dumps({
+        "path": str(edited), "bytes": original.hex(),
+        "atime_ns": st.st_atime_ns, "mtime_ns": st.st_mtime_ns}))
+    say(f"[{tag}] (3) one talk edited: a sentence appended to {edited.name}, then a rebuild")
+    try:
+        def edit(i: int) -> None:  # a different sentence each run: each build sees one change
+            edited.write_bytes(original + f"\nThe benchmark appended sentence {i + 1} "
+                                          f"to this talk.\n".encode())
+        time_runs(res, f"{tag}: one talk edited", runs, cmd, log, before=edit)
+
+        say(f"[{tag}]     check: the one-edit output against a full build of the same "
+            "input into a fresh folder (cache removed)")
+        rm(cache)
+        rm(ref.parent)
+        measure(talkpages(site, ref), log)
+        count, diffs = compare_trees(out, ref)
+        verdict = "PASS" if not diffs and count else "FAIL"
+        detail = f"{count:,} files compared" + (f", {len(diffs)} differ" if diffs else "")
+        res.checks[f"{tag}: one-edit output == full build"] = f"{verdict} ({detail})"
+        say(f"    {verdict}: {detail}")
+        for line in diffs[:20]:
+            say(f"      {line}")
+        if len(diffs) > 20:
+            say(f"      … and {len(diffs) - 20} more")
+    finally:
+        restore_edit(folder)
+        rm(ref.parent)
+
+
+def bench_hugo(res: Results, site: Path, n: int, runs: int, hugo: str) -> None:
+    folder = site.parent
+    hsite, out = folder / "hugo" / "site", folder / "hugo" / "out"
+    rm(hsite.parent)
+    shutil.copytree(SHARED / "hugo-site", hsite)
+    (hsite / "content").symlink_to(site / "talks")
+    say(f"[{n:,}] Hugo: full build of the same files "
+        f"({hugo} --quiet --buildFuture -s {hsite} -d {out})")
+    time_runs(res, f"{n:,}: Hugo full build", runs,
+              [hugo, "--quiet", "--buildFuture", "-s", str(hsite), "-d", str(out)],
+              folder / "hugo.log", before=lambda i: rm(out))
+    rm(out)
+
+
+def bench_example(res: Results, work: Path, runs: int) -> None:
+    """The repository's example site, copied so that no cache or output lands in the repo."""
+    site = work / "example" / "site"
+    out = work / "example" / "out" / "public"
+    rm(site.parent)
+    site.mkdir(parents=True)
+    for name in ("talks", "layouts", "assets"):
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, site / name)  # copy2: mtimes (LAST-MODIFIED) kept
+    for name in ("talkpages.toml", "speakers.toml"):
+        if (REPO / name).is_file():
+            shutil.copy2(REPO / name, site / name)
+    count = len(list((site / "talks").iterdir()))
+    cmd, log = talkpages(site, out), work / "example" / "build.log"
+    say(f"[example] (4) the example site of the repository ({count} entries in talks/), "
+        "including interpreter start")
+    time_runs(res, "example: full build, cold cache", runs, cmd, log,
+              before=lambda i: (rm(site / ".talkpages-cache"), rm(out.parent)))
+    time_runs(res, "example: no-op rebuild", runs, cmd, log)
+
+
+# ---------------------------------------------------------------- report
+
+def report(res: Results, n: int, big: int | None, hugo_version: str | None) -> list[str]:
+    lines = ["", f"{'measurement':<40} {'runs':>4} {'median':>9} {'min':>9} {'max':>9} "
+                 f"{'CPU':>8} {'peak tree RSS':>14} {'max process':>12}"]
+    for label, runs in res.rows.items():
+        walls = [r.wall for r in runs]
+        med = lambda f: statistics.median(getattr(r, f) for r in runs)  # noqa: E731
+        lines.append(f"{label:<40} {len(runs):>4} {statistics.median(walls):>8.3f}s "
+                     f"{min(walls):>8.3f}s {max(walls):>8.3f}s {med('cpu'):>7.2f}s "
+                     f"{med('peak_tree') / MiB:>10.1f} MiB {med('max_proc') / MiB:>8.1f} MiB")
+    lines.append("(medians; CPU = user+sys of the whole process tree; peak tree RSS = highest "
+                 "sum of RSS over the process and its descendants, sampled every 10 ms;")
+    lines.append(" max process = ru_maxrss of the largest single process)")
+
+    tag = f"{n:,}"
+    hugo_label = f"{tag}: Hugo full build"
+    if hugo_label in res.rows:
+        lines += ["", f"talkpages / Hugo ({hugo_version}), {tag} talks, medians of this run:"]
+        for kind in ("cold", "warm"):
+            label = f"{tag}: full build, {kind} cache"
+            if label in res.rows:
+                t = res.median(label) / res.median(hugo_label)
+                m = res.median(label, "peak_tree") / res.median(hugo_label, "peak_tree")
+                lines.append(f"  full build, {kind} cache:  time {t:6.3f}  ({1 / t:5.2f}x Hugo's "
+                             f"speed)   peak memory {m:6.3f}  ({1 / m:5.2f}x less)")
+    if big:
+        b, s = f"{big:,}: full build, cold cache", f"{tag}: full build, cold cache"
+        if b in res.rows and s in res.rows:
+            lines += ["", f"{big:,} / {tag} talks, full build, cold cache:  time "
+                      f"{res.median(b) / res.median(s):.2f}x   peak tree RSS "
+                      f"{res.median(b, 'peak_tree') / res.median(s, 'peak_tree'):.2f}x"]
+    if res.checks:
+        lines += [""] + [f"{k}: {v}" for k, v in res.checks.items()]
+
+    lines += ["", "targets of issue 6 (informational; the exit status ignores them):"]
+    def target(text: str, ok: bool | None, got: str) -> None:
+        mark = "n/a" if ok is None else ("met" if ok else "NOT met")
+        lines.append(f"  {text:<52} {got:<26} {mark}")
+    h = res.median(hugo_label)
+    cold = res.median(f"{tag}: full build, cold cache")
+    if h and cold:
+        t = cold / h
+        m = res.median(f"{tag}: full build, cold cache", "peak_tree") / res.median(hugo_label, "peak_tree")
+        target("full build >= 5x faster than Hugo (time ratio <= 0.2)", t <= 0.2, f"ratio {t:.3f}")
+        target("full build peak RSS <= 1/5 of Hugo's", m <= 0.2, f"ratio {m:.3f}")
+    else:
+        target("full build vs Hugo", None, "Hugo not measured")
+    for label, limit in ((f"{tag}: no-op rebuild", 0.3), (f"{tag}: one talk edited", 0.5),
+                         ("example: full build, cold cache", 0.5), ("example: no-op rebuild", 0.5)):
+        got = res.median(label)
+        target(f"{label} < {limit} s", None if got is None else got < limit,
+               "not measured" if got is None else f"{got:.3f} s")
+    if big and cold and res.median(f"{big:,}: full build, cold cache"):
+        r = res.median(f"{big:,}: full build, cold cache") / cold
+        target(f"{big:,} talks <= 11x the time of {tag}", r <= 11, f"{r:.2f}x")
+    if n != 10_000:
+        lines.append(f"  (the targets are for 10,000 talks; this run used {tag})")
+    lines += [f"note: {note}" for note in res.notes]
+    return lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="1,000 talks instead of 10,000 (smoke run)")
+    ap.add_argument("--big", action="store_true", help="also the 100,000-talk full build")
+    ap.add_argument("--talks", type=int, help="number of talks (default 10,000; 1,000 with --quick)")
+    ap.add_argument("--big-talks", type=int, default=100_000, help="the --big size (default 100,000)")
+    ap.add_argument("--runs", type=int, default=3, help="runs per measurement; the median is shown")
+    ap.add_argument("--seed", type=int, help="gen_talks.py seed (default: the generator's own)")
+    ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "talkpages-bench",
+                    help="scratch folder for workloads and outputs (default: /tmp/talkpages-bench)")
+    ap.add_argument("--gen", type=Path, default=SHARED / "gen_talks.py", help="the workload generator")
+    ap.add_argument("--no-hugo", action="store_true", help="skip Hugo even when it is installed")
+    ap.add_argument("--json", type=Path, metavar="FILE", help="also write every run to FILE")
+    args = ap.parse_args()
+    n = args.talks or (1_000 if args.quick else 10_000)
+    runs = max(1, args.runs)
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+
+    hugo = None if args.no_hugo else shutil.which("hugo")
+    hugo_version = None
+    if hugo:
+        hugo_version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]
+    version = subprocess.run([sys.executable, "-c", "import talkpages as t; print(t.__version__, t.__file__)"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    say(f"talkpages benchmark: {n:,} talks{' + ' + format(args.big_talks, ',') if args.big else ''}, "
+        f"median of {runs} run(s), --now {NOW} --future")
+    say(f"  python {platform.python_version()} ({sys.executable}), talkpages {version}")
+    say(f"  {os.cpu_count()} CPUs, {platform.platform()}; Hugo: "
+        f"{hugo_version + ' (' + hugo + ')' if hugo else 'not measured' + (' (--no-hugo)' if args.no_hugo else ' (not on PATH)')}")
+    say(f"  scratch folder: {work}")
+
+    res = Results()
+    failed = None
+    started = time.perf_counter()
+    try:
+        site = workload(work, args.gen, n, args.seed)
+        bench_talkpages(res, site, n, runs)
+        if hugo:
+            bench_hugo(res, site, n, runs, hugo)
+        bench_example(res, work, runs)
+        if args.big:
+            big_site = workload(work, args.gen, args.big_talks, args.seed)
+            bench_talkpages(res, big_site, args.big_talks, runs, full_only=True)
+    except BuildFailed as exc:
+        failed = str(exc)
+    except KeyboardInterrupt:
+        failed = "interrupted"
+
+    lines = report(res, n, args.big_talks if args.big else None, hugo_version)
+    if failed:
+        lines += ["", f"BUILD FAILED: {failed}"]
+    lines.append(f"\n(benchmark took {time.perf_counter() - started:.0f} s)")
+    say("\n".join(lines))
+    if args.json:
+        args.json.write_text(json.dumps({
+            "talks": n, "big": args.big_talks if args.big else None, "runs": runs, "now": NOW,
+            "python": sys.version, "talkpages": version, "hugo": hugo_version,
+            "cpus": os.cpu_count(), "platform": platform.platform(),
+            "results": {k: [vars(r) for r in v] for k, v in res.rows.items()},
+            "checks": res.checks, "notes": res.notes, "failed": failed}, indent=2))
+        say(f"wrote {args.json}")
+    bad_check = any(v.startswith("FAIL") for v in res.checks.values())
+    return 1 if failed or bad_check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
