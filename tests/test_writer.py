@@ -23,6 +23,37 @@ def test_two_outputs_for_one_path_name_both() -> None:
     assert "talks/a.md and talks/A.md" in problems[0].message
 
 
+def test_only_changed_files_are_written_and_stale_ones_removed(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    out = site / "public"
+    first = [Output("a/index.html", b"a"), Output("b/index.html", b"b"), Output("c.txt", b"c")]
+    write_site(first, out, site)
+    stats = write_site([Output("a/index.html", b"a"), Output("b/index.html", b"B")], out, site)
+    assert (stats.written, stats.removed) == (1, 1)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        MARKER, "a/index.html", "b/index.html"]
+    assert (out / "b/index.html").read_bytes() == b"B"
+    # a third build against a twin two builds behind still ends exactly right
+    stats = write_site([Output("a/index.html", b"a2"), Output("b/index.html", b"B"),
+                        Output("d/e/f.txt", b"f")], out, site)
+    assert {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+            if p.is_file() and p.name != MARKER} == {
+        "a/index.html": b"a2", "b/index.html": b"B", "d/e/f.txt": b"f"}
+    assert not (out / "c.txt").exists()
+
+
+def test_the_twin_never_shares_a_changed_file_with_the_output(tmp_path: Path) -> None:
+    """Files are hard-linked between the output and its twin: a change must replace the
+    twin's file, never write into the shared one."""
+    site = tmp_path / "site"
+    site.mkdir()
+    out = site / "public"
+    for content in (b"one", b"two", b"three", b"four"):
+        write_site([Output("x.html", content)], out, site)
+        assert (out / "x.html").read_bytes() == content
+
+
 def test_write_site_swaps_in_a_complete_folder(tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()
@@ -35,7 +66,8 @@ def test_write_site_swaps_in_a_complete_folder(tmp_path: Path) -> None:
     assert (out / MARKER).exists()
     write_site([Output("index.html", b"new")], out, site)
     assert sorted(p.name for p in out.iterdir()) == sorted([MARKER, "index.html"])
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert [p.name for p in site.iterdir() if p.name.startswith(".")] == [
+        ".public.talkpages-previous"]
 
 
 def test_an_error_while_writing_leaves_the_old_site(tmp_path: Path) -> None:
@@ -47,7 +79,7 @@ def test_an_error_while_writing_leaves_the_old_site(tmp_path: Path) -> None:
         write_site([Output("index.html", b"new"),
                     Output("copy.bin", source=tmp_path / "missing.bin")], out, site)
     assert (out / "index.html").read_bytes() == b"old"
-    assert [p.name for p in site.iterdir()] == ["public"]
+    assert sorted(p.name for p in site.iterdir()) == [".public.talkpages-previous", "public"]
 
 
 def test_an_empty_folder_without_marker_may_be_used(tmp_path: Path) -> None:
@@ -75,25 +107,29 @@ def test_a_build_killed_midway_leaves_the_previous_output_intact(tmp_path: Path)
     subprocess.run(command, check=True)
     out = site / "public"
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    (site / "talks" / "t0.md").write_text('+++\ntitle = "Changed"\ndate = 2019-05-22\n+++\n')
+    for number in range(1500):  # every page changes: a long write to kill
+        (site / "talks" / f"t{number}.md").write_text(
+            f'+++\ntitle = "Changed {number}"\ndate = 2019-05-22T14:50:00\n+++\n{body}\n')
+    dirty = site / ".public.talkpages-previous" / ".talkpages-dirty"
     killed_while_writing = False
     for _attempt in range(5):
         process = subprocess.Popen(command)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and process.poll() is None:
-            staging = list(site.glob(".public.staging-*"))
-            if staging and len(list(staging[0].glob("*"))) > 20:
+            if dirty.exists():  # the new site is being written
+                time.sleep(0.02)
                 process.send_signal(signal.SIGKILL)
                 killed_while_writing = True
                 break
-            time.sleep(0.005)
+            time.sleep(0.002)
         process.wait()
         if killed_while_writing:
             break
     assert killed_while_writing, "the build finished before it could be killed"
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
-    # The next build cleans up what the killed one left and writes the change.
+    # The next build rebuilds the half-written twin and writes every change.
     subprocess.run(command, check=True)
-    assert not list(site.glob(".public.staging-*"))
-    assert b"Changed" in (out / "t0/index.html").read_bytes()
+    assert not dirty.exists()
+    assert b"Changed 0" in (out / "t0/index.html").read_bytes()
+    assert b"Changed 1499" in (out / "t1499/index.html").read_bytes()

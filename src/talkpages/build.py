@@ -11,7 +11,7 @@ from .diagnostics import BuildError, Diagnostic, has_errors
 from .loader import LoadOptions, load_site
 from .model import Site
 from .render import render_site
-from .writer import Output, write_site
+from .writer import Output, WriteStats, write_site
 
 
 @dataclass
@@ -20,6 +20,7 @@ class BuildResult:
     site: Site | None = None
     outputs: list[Output] = field(default_factory=list)
     seconds: float = 0.0
+    written: WriteStats | None = None
 
     @property
     def ok(self) -> bool:
@@ -46,12 +47,13 @@ def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None
 
 
 def build(site_dir: Path, out_dir: Path, options: LoadOptions,
-          cache: BuildCache | None = None) -> BuildResult:
+          cache: BuildCache | None = None, fingerprint: str = "") -> BuildResult:
+    """`fingerprint`: of the inputs, recorded with the output (see fingerprint.py)."""
     started = time.perf_counter()
     result = render(site_dir, options, cache)
     if result.ok:
         try:
-            write_site(result.outputs, out_dir, site_dir)
+            result.written = write_site(result.outputs, out_dir, site_dir, fingerprint)
         except BuildError as exc:
             result.diagnostics += exc.diagnostics
     result.seconds = time.perf_counter() - started

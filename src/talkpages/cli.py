@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from . import __version__
 from .console import Console, count_problems, plural
 from .diagnostics import Diagnostic, display_path, sort_key
-from .loader import LoadOptions
+from .options import LoadOptions
 
 UTC = timezone.utc
 
@@ -48,20 +48,21 @@ def _iso_datetime(text: str) -> str:
     return text
 
 
-def _checked(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    """An argparse type from a parser raising ValueError with a message for people."""
+def _checked(name: str) -> Callable[[str], Any]:
+    """An argparse type from `scaffold.<name>`, a parser raising ValueError with a message
+    for people; scaffold is imported only when `new` uses it (it is slow to import)."""
     def convert(text: str) -> Any:
+        from . import scaffold
+
         try:
-            return parse(text)
+            return getattr(scaffold, name)(text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
-    convert.__name__ = parse.__name__.replace("parse_", "")
+    convert.__name__ = name.replace("parse_", "")
     return convert
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .scaffold import parse_end, parse_start, parse_zone
-
     parser = argparse.ArgumentParser(
         prog="talkpages",
         description="Turn a folder of talk files into a talks microsite with a calendar feed.")
@@ -109,12 +110,12 @@ def _parser() -> argparse.ArgumentParser:
         "TOML front matter. In a terminal, asks for what the options do not give.")
     new.add_argument("title", nargs="?", help="the talk's title")
     source(new)
-    new.add_argument("--date", type=_checked(parse_start), metavar="DATETIME",
+    new.add_argument("--date", type=_checked("parse_start"), metavar="DATETIME",
                      help="start, local time at the venue: 2019-05-22T14:50, or a day "
                      "(default: today)")
-    new.add_argument("--end", type=_checked(parse_end), metavar="TIME",
+    new.add_argument("--end", type=_checked("parse_end"), metavar="TIME",
                      help="end: a time on the same day (15:25), a date-time or a last day")
-    new.add_argument("--timezone", type=_checked(parse_zone), metavar="ZONE",
+    new.add_argument("--timezone", type=_checked("parse_zone"), metavar="ZONE",
                      help="IANA name of the venue's zone, such as Europe/Madrid")
     new.add_argument("--event", default="", help="the event's name")
     new.add_argument("--event-url", default="", metavar="URL", help="the event's site")
@@ -176,16 +177,31 @@ def _options(args: argparse.Namespace, overrides: dict[str, str] | None = None,
 
 
 def _build(args: argparse.Namespace) -> int:
-    from .build import build
-    from .cache import BuildCache
+    import time
 
+    from .fingerprint import inputs_fingerprint, up_to_date
+
+    started = time.perf_counter()
     console = _console(args)
     overrides = {"base_url": args.base_url} if args.base_url else None
     out_dir = args.output or args.source / "public"
+    options = _options(args, overrides)
+    fingerprint = inputs_fingerprint(args.source, {
+        "now": options.now.isoformat(), "drafts": options.drafts, "future": options.future,
+        "overrides": overrides, "version": __version__})
+    files = up_to_date(out_dir, fingerprint)
+    if files is not None:
+        console.info(f"Nothing changed since the last build ({plural(files, 'file')}, "
+                     f"{(time.perf_counter() - started) * 1000:.0f} ms) -> "
+                     f"{display_path(out_dir)}")
+        return 0
+    from .build import build
+    from .cache import BuildCache
+
     cache = BuildCache()
     with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')} read, "
                                   f"{plural(cache.stats.pages, 'page')} rendered"):
-        result = build(args.source, out_dir, _options(args, overrides), cache)
+        result = build(args.source, out_dir, options, cache, fingerprint)
     console.diagnostics(result.diagnostics)
     if not result.ok:
         console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "

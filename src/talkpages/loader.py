@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from . import cache
 from .config import Config, load_config
 from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
 from .model import Site, Talk, make_talk, slugify
+from .options import LoadOptions
 from .speakers import load_speakers
 
 TALKS_DIR = "talks"
@@ -28,14 +27,6 @@ RESERVED_SLUGS = frozenset({"tags", "speakers", "years", "assets", "index.html",
                             "calendar.ics", "sitemap.xml", "robots.txt", "feed.xml",
                             "talks.json", "favicon.ico", "favicon.svg", "page",
                             "search.json"})
-
-
-@dataclass(frozen=True)
-class LoadOptions:
-    now: datetime
-    drafts: bool = False
-    future: bool = False
-    overrides: dict[str, Any] | None = None
 
 
 def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[Diagnostic]]:

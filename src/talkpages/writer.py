@@ -1,8 +1,8 @@
 """The only code that touches the output folder.
 
-The whole site is written to a staging folder beside the output and swapped in only
-when every file is written, so a failed or interrupted build leaves the previous
-site as it was. The output folder is talkpages' own: it carries a marker file, and a
+The new site is prepared beside the output and swapped in only when every file is
+written, so a failed or interrupted build leaves the previous site as it was (see
+`write_site`). The output folder is talkpages' own: it carries a marker file, and a
 folder without one is replaced only when it is empty. Every output path is checked:
 relative, no `..`, nothing written twice.
 """
@@ -10,6 +10,8 @@ relative, no `..`, nothing written twice.
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import json
 import os
 import shutil
 import sys
@@ -70,34 +72,162 @@ def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
     return []
 
 
-def write_site(outputs: list[Output], out_dir: Path, site_dir: Path) -> None:
+def write_site(outputs: list[Output], out_dir: Path, site_dir: Path,
+               fingerprint: str = "") -> WriteStats:
+    """Make `out_dir` hold exactly `outputs`, in one atomic step.
+
+    The new site is prepared in a private twin of the output folder, `.<name>.talkpages-
+    previous` beside it, which holds the site of the build before. Only what differs
+    from it is written: a file the current output already has with the same bytes is
+    hard-linked from there, a file neither has is written, a file no output names is
+    removed. Then the twin and the output are exchanged (renameat2 RENAME_EXCHANGE on
+    Linux): the output is the new site, whole, and the twin the previous one, ready for
+    the next build. A build that fails or is killed before the exchange leaves the
+    output as it was; a twin left half-prepared is marked dirty and rebuilt next time.
+    """
     problems = check_out_dir(out_dir, site_dir) + check_outputs(outputs)
     if problems:
         raise BuildError(problems)
     parent = out_dir.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(parent, out_dir.name)
-    staging = parent / f".{out_dir.name}.staging-{os.getpid()}"
+    stats = WriteStats()
     try:
-        staging.mkdir()
+        parent.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(parent, out_dir.name)
+        twin = parent / f".{out_dir.name}{TWIN_SUFFIX}"
+        current = read_manifest(out_dir)
+        base = None if (twin / DIRTY).exists() else read_manifest(twin, strict=True)
+        if base is None:
+            base = _fresh_twin(twin, out_dir, current)
+        (twin / DIRTY).touch()
+        files: dict[str, str] = {}
         for output in outputs:
-            target = staging / output.path
+            digest = files[output.path] = _digest(output)
+            if base.get(output.path) == digest:
+                stats.kept += 1
+                continue
+            target = twin / output.path
+            _unlink(target)
             target.parent.mkdir(parents=True, exist_ok=True)
-            if output.data is not None:
+            if current.get(output.path) == digest:
+                os.link(out_dir / output.path, target)
+                stats.kept += 1
+            elif output.data is not None:
                 target.write_bytes(output.data)
+                stats.written += 1
             elif output.source is not None:
                 shutil.copyfile(output.source, target)
-        (staging / MARKER).write_text("This folder is written by talkpages; each build "
-                                      "replaces it whole.\n", encoding="utf-8")
-        _swap_in(staging, out_dir)
+                stats.written += 1
+        for gone in sorted(base.keys() - files.keys()):
+            _unlink(twin / gone)
+            _prune(twin, PurePosixPath(gone).parent)
+            stats.removed += 1
+        _write_manifest(twin, files, fingerprint)
+        (twin / DIRTY).unlink()
+        if out_dir.exists():
+            _exchange_or_rename(twin, out_dir)
+        else:
+            twin.rename(out_dir)
+            _fresh_twin(twin, out_dir, files)  # ready for the next build
     except OSError as exc:
         raise BuildError([Diagnostic(out_dir, f"cannot write the site: {exc}")]) from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    return stats
+
+
+@dataclass
+class WriteStats:
+    written: int = 0  # files whose bytes were written
+    kept: int = 0  # files that were already right
+    removed: int = 0  # files of the previous build no output names any more
+
+
+TWIN_SUFFIX = ".talkpages-previous"
+DIRTY = ".talkpages-dirty"
+
+
+def read_manifest(folder: Path, strict: bool = False) -> dict[str, str]:
+    """Path -> digest of the files a build wrote into `folder`; {} if unknown
+    (None with `strict`, so that a twin of unknown content is rebuilt)."""
+    try:
+        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+        files = data["files"]
+        if isinstance(files, dict):
+            return {str(k): str(v) for k, v in files.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None if strict else {}  # type: ignore[return-value]
+
+
+def read_fingerprint(folder: Path) -> str:
+    """The inputs' fingerprint the build that wrote `folder` recorded ("" if none)."""
+    try:
+        with open(folder / MARKER, encoding="utf-8") as handle:
+            head = handle.read(4096)
+        start = head.index('"fingerprint": "') + len('"fingerprint": "')
+        return head[start:head.index('"', start)]
+    except (OSError, ValueError):
+        return ""
+
+
+def _write_manifest(folder: Path, files: dict[str, str], fingerprint: str) -> None:
+    text = json.dumps({"talkpages": "This folder is written by talkpages; each build "
+                       "makes it match the site exactly.", "fingerprint": fingerprint,
+                       "files": files}, ensure_ascii=False, indent=0, sort_keys=False)
+    (folder / MARKER).write_text(text, encoding="utf-8")
+
+
+def _digest(output: Output) -> str:
+    if output.data is not None:
+        return hashlib.blake2b(output.data, digest_size=16).hexdigest()
+    assert output.source is not None
+    with open(output.source, "rb") as handle:
+        return hashlib.file_digest(handle, lambda: hashlib.blake2b(digest_size=16)).hexdigest() \
+            if hasattr(hashlib, "file_digest") else \
+            hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
+
+
+def _fresh_twin(twin: Path, out_dir: Path, files: dict[str, str]) -> dict[str, str]:
+    """A twin that holds what `out_dir` holds, as hard links; its manifest."""
+    shutil.rmtree(twin, ignore_errors=True)
+    twin.mkdir()
+    if not out_dir.is_dir():
+        return {}
+    (twin / DIRTY).touch()
+    made: set[Path] = set()
+    for path in files:
+        target = twin / path
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        try:
+            os.link(out_dir / path, target)
+        except FileNotFoundError:  # removed from the output by hand: rewrite it
+            files = {k: v for k, v in files.items() if k != path}
+    _write_manifest(twin, files, "")
+    (twin / DIRTY).unlink()
+    return dict(files)
+
+
+def _unlink(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        shutil.rmtree(path)
+
+
+def _prune(root: Path, folder: PurePosixPath) -> None:
+    """Remove folders left empty, from `folder` up to (not including) `root`."""
+    while folder.parts:
+        try:
+            (root / folder).rmdir()
+        except OSError:
+            return
+        folder = folder.parent
 
 
 def _remove_leftovers(parent: Path, name: str) -> None:
-    """Staging folders left by builds that were killed (their process is gone)."""
+    """Staging folders left by builds of older versions that were killed."""
     for leftover in parent.glob(f".{name}.staging-*"):
         pid = leftover.name.rsplit("-", 1)[-1]
         if pid.isdigit() and not _alive(int(pid)):
@@ -116,26 +246,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _swap_in(staging: Path, out_dir: Path) -> None:
-    """Make `staging` the output in one step, so no moment is without a whole site.
-
-    On Linux, renameat2(RENAME_EXCHANGE) swaps the two folders atomically: a build
-    killed at any point leaves either the old site or the new one. Elsewhere, two
-    renames: killed between them, the old site is left beside the output.
-    """
-    if not out_dir.exists():
-        staging.rename(out_dir)
+def _exchange_or_rename(twin: Path, out_dir: Path) -> None:
+    """Swap the two folders: atomically where the system can, else by three renames."""
+    if _exchange(twin, out_dir):
         return
-    if _exchange(staging, out_dir):
-        return  # `staging` now holds the old site; the caller removes it
-    retired = staging.with_name(staging.name.replace(".staging-", ".staging-old-"))
-    out_dir.rename(retired)
+    aside = twin.with_name(twin.name + ".swap")
+    out_dir.rename(aside)
     try:
-        staging.rename(out_dir)
+        twin.rename(out_dir)
     except OSError:
-        retired.rename(out_dir)
+        aside.rename(out_dir)
         raise
-    shutil.rmtree(retired, ignore_errors=True)
+    aside.rename(twin)
 
 
 def _exchange(first: Path, second: Path) -> bool:

@@ -1,0 +1,83 @@
+"""Is the output already what a build would write? Answered in a few milliseconds.
+
+A build records a fingerprint of everything it read in the output's marker: the size,
+modification time and inode of every file under talks/, layouts/ and assets/ (the
+site's and the built-in theme's), of talkpages.toml and speakers.toml, of talkpages'
+own code, and the options (`--now`, `--drafts`, `--future`, `--base-url`). When the
+next build finds the same fingerprint and every file the output should hold, it has
+nothing to do, as make decides from file times. Any change to a file, a new or removed
+file, another option or another version of talkpages gives another fingerprint, and a
+full build. Without `--now` (or SOURCE_DATE_EPOCH) the build time is the clock's, which
+changes the feeds' DTSTAMP, so every build is a real one.
+
+Standard library only: `talkpages build` answers before it imports its renderer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def inputs_fingerprint(site_dir: Path, options: dict[str, object]) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr(sorted(options.items())).encode())
+    for name in ("talkpages.toml", "speakers.toml"):
+        _add_file(digest, site_dir / name, name)
+    for folder in (site_dir / "talks", site_dir / "layouts", site_dir / "assets",
+                   PACKAGE, PACKAGE / "theme", PACKAGE.parent.parent / "layouts",
+                   PACKAGE.parent.parent / "assets"):
+        _add_tree(digest, folder, folder is PACKAGE)
+    return digest.hexdigest()
+
+
+def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
+    try:
+        stat = path.stat()
+        digest.update(f"{label}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\n"
+                      .encode("utf-8", "surrogateescape"))
+    except OSError as exc:
+        digest.update(f"{label}\0{type(exc).__name__}\n".encode("utf-8", "surrogateescape"))
+
+
+def _add_tree(digest: hashlib.blake2b, folder: Path, top_only: bool) -> None:
+    digest.update(f"[{folder}]\n".encode("utf-8", "surrogateescape"))
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except OSError as exc:
+            digest.update(f"{current}\0{type(exc).__name__}\n".encode("utf-8", "surrogateescape"))
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    if not top_only and not entry.name.startswith(".") \
+                            and entry.name != "__pycache__":
+                        stack.append(Path(entry.path))
+                    continue
+                stat = entry.stat()
+                digest.update(f"{entry.path}\0{stat.st_size}\0{stat.st_mtime_ns}\0"
+                              f"{stat.st_ino}\n".encode("utf-8", "surrogateescape"))
+            except OSError as exc:  # a broken link or a loop: the build will say so
+                digest.update(f"{entry.path}\0{type(exc).__name__}\n"
+                              .encode("utf-8", "surrogateescape"))
+
+
+def up_to_date(out_dir: Path, fingerprint: str) -> int | None:
+    """The number of files of an output folder that needs no build, else None."""
+    from .writer import read_fingerprint, read_manifest
+
+    if not fingerprint or read_fingerprint(out_dir) != fingerprint:
+        return None
+    files = read_manifest(out_dir)
+    if not files:
+        return None
+    for path in files:
+        if not os.path.lexists(out_dir / path):
+            return None
+    return len(files)
