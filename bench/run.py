@@ -15,6 +15,7 @@ process (from wait4). Stdlib only. See bench/README.md.
 from __future__ import annotations
 
 import argparse
+import filecmp
 import hashlib
 import json
 import os
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -84,43 +86,67 @@ class BuildFailed(Exception):
     pass
 
 
+# Each build is started by a fresh, tiny interpreter rather than by this process: Linux
+# counts the RSS of the process that forks (its high-water mark, with vfork) in the
+# child's ru_maxrss, and this process grows (file lists, comparisons) while a bare
+# `python -I -S` stays near 10 MB, below any build. The launcher times the build from
+# spawn to exit and reports wait4's rusage: CPU and ru_maxrss of the child and of the
+# descendants it waited for (Linux keeps the largest single peak, not a sum).
+LAUNCHER = r"""
+import json, os, sys, time
+cmd, log = json.loads(sys.argv[1]), sys.argv[2]
+out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+null = os.open(os.devnull, os.O_RDONLY)
+start = time.perf_counter()
+pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=[
+    (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, out, 2)])
+print(pid, flush=True)
+_, status, ru = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+print(json.dumps([wall, os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime,
+                  ru.ru_maxrss * 1024]), flush=True)
+"""
+
+
 def measure(cmd: list[str], log: Path, interval: float = 0.01) -> Run:
-    """Run `cmd` to completion; wall time, CPU of the tree, peak tree RSS, largest ru_maxrss."""
-    with open(log, "wb") as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        peak = single = 0
-        stop = threading.Event()
+    """Run `cmd` to completion: wall time, CPU of the tree, peak tree RSS, largest process."""
+    launcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", LAUNCHER, json.dumps(cmd),
+                                 str(log)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    assert launcher.stdout is not None
+    line = launcher.stdout.readline()
+    if not line.strip():  # the command could not be started; the launcher printed why
+        launcher.wait()
+        raise BuildFailed(f"could not start: {' '.join(cmd)}")
+    pid = int(line)
+    peak = single = 0
+    stop = threading.Event()
 
-        def sample() -> None:
-            # RSS of the known tree every `interval`; the tree itself (a scan of all of
-            # /proc, ~1 ms) every 5th time, to keep the sampler's own CPU small.
-            nonlocal peak, single
-            tick, pids = 0, [proc.pid]
-            while not stop.is_set():
-                if tick % 5 == 0:
-                    pids = descendants(proc.pid)
-                sizes = [rss(pid) for pid in pids]
-                peak, single = max(peak, sum(sizes)), max(single, *sizes)
-                tick += 1
-                stop.wait(interval)
+    def sample() -> None:
+        # RSS of the known tree every `interval`; the tree itself (a scan of all of
+        # /proc, ~1 ms) every 5th time, to keep the sampler's own CPU small.
+        nonlocal peak, single
+        tick, pids = 0, [pid]
+        while not stop.is_set():
+            if tick % 5 == 0:
+                pids = descendants(pid)
+            sizes = [rss(p) for p in pids]
+            peak, single = max(peak, sum(sizes)), max(single, *sizes)
+            tick += 1
+            stop.wait(interval)
 
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        # wait4 rather than Popen.wait: its rusage covers the child and its reaped descendants;
-        # ru_maxrss is then the largest of their own peaks (Linux keeps the max, not a sum).
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        stop.set()
-        sampler.join()
-    if proc.returncode != 0:
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    wall, status, cpu, maxrss = json.loads(launcher.stdout.readline())
+    launcher.wait()
+    stop.set()
+    sampler.join()
+    if status != 0:
         tail = log.read_text(errors="replace").strip().splitlines()[-25:]
-        raise BuildFailed(f"exit status {proc.returncode}: {' '.join(cmd)}\n    "
+        raise BuildFailed(f"exit status {status}: {' '.join(cmd)}\n    "
                           + "\n    ".join(tail) + f"\n    (full output: {log})")
     # ru_maxrss misses processes nobody waited for (a forkserver's workers): the sampled
     # largest single RSS stands in for them
-    return Run(wall, usage.ru_utime + usage.ru_stime, peak, max(single, usage.ru_maxrss * 1024))
+    return Run(wall, cpu, peak, max(single, maxrss))
 
 
 # ---------------------------------------------------------------- results
@@ -134,9 +160,8 @@ class Results:
     def add(self, label: str, run: Run) -> None:
         self.rows.setdefault(label, []).append(run)
 
-    def median(self, label: str, field: str = "wall") -> float | None:
-        runs = self.rows.get(label)
-        return statistics.median(getattr(r, field) for r in runs) if runs else None
+    def median(self, label: str, field: str = "wall") -> float:
+        return float(statistics.median(getattr(r, field) for r in self.rows[label]))
 
 
 def rm(path: Path) -> None:
@@ -153,7 +178,7 @@ def clean(out: Path) -> None:
 
 
 def time_runs(res: Results, label: str, runs: int, cmd: list[str], log: Path,
-              before=None) -> None:  # type: ignore[no-untyped-def]
+              before: Callable[[int], object] | None = None) -> None:
     for i in range(runs):
         if before:
             before(i)
@@ -171,7 +196,8 @@ def sha256(path: Path) -> str:
 
 
 def workload(work: Path, gen: Path, n: int, seed: int | None) -> Path:
-    """The site folder (with `talks/`) of n generated talks, reused when count, seed and generator match."""
+    """The site folder (with `talks/`) of n generated talks; reused when the count, the seed
+    and the generator are the same."""
     folder = work / f"talks-{n}-seed-{seed if seed is not None else 'default'}"
     site, marker = folder / "site", folder / "workload.json"
     key = {"n": n, "seed": seed, "generator_sha256": sha256(gen)}
@@ -210,9 +236,12 @@ def compare_trees(a: Path, b: Path) -> tuple[int, list[str]]:
     diffs = [f"only in the one-edit output: {k}" for k in sorted(fa.keys() - fb.keys())]
     diffs += [f"only in the full build: {k}" for k in sorted(fb.keys() - fa.keys())]
     for k in sorted(fa.keys() & fb.keys()):
+        if filecmp.cmp(fa[k], fb[k], shallow=False):
+            continue
         x, y = fa[k].read_bytes(), fb[k].read_bytes()
         if x != y:
-            at = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+            at = next((i for i, (p, q) in enumerate(zip(x, y, strict=False)) if p != q),
+                      min(len(x), len(y)))
             diffs.append(f"differs: {k} ({len(x)} vs {len(y)} bytes; first difference at byte "
                          f"{at}: {x[max(0, at - 40):at + 60]!r} vs {y[max(0, at - 40):at + 60]!r})")
     return len(fa.keys() | fb.keys()), diffs
@@ -232,17 +261,20 @@ def bench_talkpages(res: Results, site: Path, n: int, runs: int, full_only: bool
     cmd = talkpages(site, out)
     tag = f"{n:,}"
 
+    def cold(i: int) -> None:
+        rm(cache)
+        clean(out)
+
     say(f"[{tag}] (1) full build from a clean output folder, build cache removed (cold)")
-    time_runs(res, f"{tag}: full build, cold cache", runs, cmd, log,
-              before=lambda i: (rm(cache), clean(out)))
+    time_runs(res, f"{tag}: full build, cold cache", runs, cmd, log, before=cold)
+    if full_only:
+        return
     if not cache.exists():
         res.notes.append(f"{tag}: the build left no {cache.name}/ in the site: "
                          "cold and warm full builds measure the same thing")
     say(f"[{tag}] (1) full build from a clean output folder, build cache kept (warm)")
     time_runs(res, f"{tag}: full build, warm cache", runs, cmd, log,
               before=lambda i: clean(out))
-    if full_only:
-        return
 
     say(f"[{tag}] (2) no-op rebuild: nothing changed, same output folder")
     time_runs(res, f"{tag}: no-op rebuild", runs, cmd, log)
@@ -309,66 +341,71 @@ def bench_example(res: Results, work: Path, runs: int) -> None:
     cmd, log = talkpages(site, out), work / "example" / "build.log"
     say(f"[example] (4) the example site of the repository ({count} entries in talks/), "
         "including interpreter start")
-    time_runs(res, "example: full build, cold cache", runs, cmd, log,
-              before=lambda i: (rm(site / ".talkpages-cache"), clean(out)))
+    def cold(i: int) -> None:
+        rm(site / ".talkpages-cache")
+        clean(out)
+
+    time_runs(res, "example: full build, cold cache", runs, cmd, log, before=cold)
     time_runs(res, "example: no-op rebuild", runs, cmd, log)
 
 
 # ---------------------------------------------------------------- report
 
 def report(res: Results, n: int, big: int | None, hugo_version: str | None) -> list[str]:
+    med = res.median
     lines = ["", f"{'measurement':<40} {'runs':>4} {'median':>9} {'min':>9} {'max':>9} "
                  f"{'CPU':>8} {'peak tree RSS':>14} {'max process':>12}"]
     for label, runs in res.rows.items():
         walls = [r.wall for r in runs]
-        med = lambda f: statistics.median(getattr(r, f) for r in runs)  # noqa: E731
-        lines.append(f"{label:<40} {len(runs):>4} {statistics.median(walls):>8.3f}s "
-                     f"{min(walls):>8.3f}s {max(walls):>8.3f}s {med('cpu'):>7.2f}s "
-                     f"{med('peak_tree') / MiB:>10.1f} MiB {med('max_proc') / MiB:>8.1f} MiB")
-    lines.append("(medians; CPU = user+sys of the whole process tree; peak tree RSS = highest "
-                 "sum of RSS over the process and its descendants, sampled every 10 ms, the tree found every 50 ms;")
-    lines.append(" max process = ru_maxrss of the largest single process)")
+        lines.append(f"{label:<40} {len(runs):>4} {med(label):>8.3f}s {min(walls):>8.3f}s "
+                     f"{max(walls):>8.3f}s {med(label, 'cpu'):>7.2f}s "
+                     f"{med(label, 'peak_tree') / MiB:>10.1f} MiB "
+                     f"{med(label, 'max_proc') / MiB:>8.1f} MiB")
+    lines += ["(medians; CPU: user+sys of the build and the descendants it waited for;",
+              " peak tree RSS: the highest sum of the RSS of the build and all its descendants,",
+              " sampled every 10 ms; max process: ru_maxrss of the largest single process)"]
 
     tag = f"{n:,}"
-    hugo_label = f"{tag}: Hugo full build"
-    if hugo_label in res.rows:
+    hugo, cold = f"{tag}: Hugo full build", f"{tag}: full build, cold cache"
+    if hugo in res.rows:
         lines += ["", f"talkpages / Hugo ({hugo_version}), {tag} talks, medians of this run:"]
         for kind in ("cold", "warm"):
             label = f"{tag}: full build, {kind} cache"
             if label in res.rows:
-                t = res.median(label) / res.median(hugo_label)
-                m = res.median(label, "peak_tree") / res.median(hugo_label, "peak_tree")
-                lines.append(f"  full build, {kind} cache:  time {t:6.3f}  ({1 / t:5.2f}x Hugo's "
-                             f"speed)   peak memory {m:6.3f}  ({1 / m:5.2f}x less)")
-    if big:
-        b, s = f"{big:,}: full build, cold cache", f"{tag}: full build, cold cache"
-        if b in res.rows and s in res.rows:
-            lines += ["", f"{big:,} / {tag} talks, full build, cold cache:  time "
-                      f"{res.median(b) / res.median(s):.2f}x   peak tree RSS "
-                      f"{res.median(b, 'peak_tree') / res.median(s, 'peak_tree'):.2f}x"]
-    if res.checks:
-        lines += [""] + [f"{k}: {v}" for k, v in res.checks.items()]
+                t = med(label) / med(hugo)
+                m = med(label, "peak_tree") / med(hugo, "peak_tree")
+                faster = f"talkpages {1 / t:.2f}x faster" if t < 1 else f"Hugo {t:.2f}x faster"
+                less = f"talkpages {1 / m:.2f}x less" if m < 1 else f"talkpages {m:.2f}x more"
+                lines.append(f"  full build, {kind} cache:  time {t:6.3f} ({faster}),  "
+                             f"peak tree RSS {m:6.3f} ({less})")
+    big_cold = f"{big:,}: full build, cold cache" if big else ""
+    if big_cold in res.rows and cold in res.rows:
+        lines += ["", f"{big:,} / {tag} talks, full build, cold cache:  "
+                      f"time {med(big_cold) / med(cold):.2f}x,  "
+                      f"peak tree RSS {med(big_cold, 'peak_tree') / med(cold, 'peak_tree'):.2f}x"]
+    lines += [""] + [f"{k}: {v}" for k, v in res.checks.items()]
 
     lines += ["", "targets of issue 6 (informational; the exit status ignores them):"]
+
     def target(text: str, ok: bool | None, got: str) -> None:
         mark = "n/a" if ok is None else ("met" if ok else "NOT met")
         lines.append(f"  {text:<54} {got:<26} {mark}")
-    h = res.median(hugo_label)
-    cold = res.median(f"{tag}: full build, cold cache")
-    if h and cold:
-        t = cold / h
-        m = res.median(f"{tag}: full build, cold cache", "peak_tree") / res.median(hugo_label, "peak_tree")
+
+    if hugo in res.rows and cold in res.rows:
+        t = med(cold) / med(hugo)
+        m = med(cold, "peak_tree") / med(hugo, "peak_tree")
         target("full build >= 5x faster than Hugo (time ratio <= 0.2)", t <= 0.2, f"ratio {t:.3f}")
         target("full build peak RSS <= 1/5 of Hugo's", m <= 0.2, f"ratio {m:.3f}")
     else:
         target("full build vs Hugo", None, "Hugo not measured")
     for label, limit in ((f"{tag}: no-op rebuild", 0.3), (f"{tag}: one talk edited", 0.5),
                          ("example: full build, cold cache", 0.5), ("example: no-op rebuild", 0.5)):
-        got = res.median(label)
-        target(f"{label} < {limit} s", None if got is None else got < limit,
-               "not measured" if got is None else f"{got:.3f} s")
-    if big and cold and res.median(f"{big:,}: full build, cold cache"):
-        r = res.median(f"{big:,}: full build, cold cache") / cold
+        if label in res.rows:
+            target(f"{label} < {limit} s", med(label) < limit, f"{med(label):.3f} s")
+        else:
+            target(f"{label} < {limit} s", None, "not measured")
+    if big_cold in res.rows and cold in res.rows:
+        r = med(big_cold) / med(cold)
         target(f"{big:,} talks <= 11x the time of {tag}", r <= 11, f"{r:.2f}x")
     if n != 10_000:
         lines.append(f"  (the targets are for 10,000 talks; this run used {tag})")
@@ -378,15 +415,19 @@ def report(res: Results, n: int, big: int | None, hugo_version: str | None) -> l
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="1,000 talks instead of 10,000 (smoke run)")
+    ap.add_argument("--quick", action="store_true",
+                    help="1,000 talks instead of 10,000 (smoke run)")
     ap.add_argument("--big", action="store_true", help="also the 100,000-talk full build")
-    ap.add_argument("--talks", type=int, help="number of talks (default 10,000; 1,000 with --quick)")
-    ap.add_argument("--big-talks", type=int, default=100_000, help="the --big size (default 100,000)")
+    ap.add_argument("--talks", type=int,
+                    help="number of talks (default 10,000; 1,000 with --quick)")
+    ap.add_argument("--big-talks", type=int, default=100_000,
+                    help="the --big size (default 100,000)")
     ap.add_argument("--runs", type=int, default=3, help="runs per measurement; the median is shown")
     ap.add_argument("--seed", type=int, help="gen_talks.py seed (default: the generator's own)")
-    ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "talkpages-bench",
-                    help="scratch folder for workloads and outputs (default: /tmp/talkpages-bench)")
-    ap.add_argument("--gen", type=Path, default=SHARED / "gen_talks.py", help="the workload generator")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/talkpages-bench"),
+                    help="scratch folder for workloads and outputs (default: %(default)s)")
+    ap.add_argument("--gen", type=Path, default=SHARED / "gen_talks.py",
+                    help="the workload generator (default: %(default)s)")
     ap.add_argument("--no-hugo", action="store_true", help="skip Hugo even when it is installed")
     ap.add_argument("--json", type=Path, metavar="FILE", help="also write every run to FILE")
     args = ap.parse_args()
@@ -398,14 +439,17 @@ def main() -> int:
     hugo = None if args.no_hugo else shutil.which("hugo")
     hugo_version = None
     if hugo:
-        hugo_version = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()[1]
-    version = subprocess.run([sys.executable, "-c", "import talkpages as t; print(t.__version__, t.__file__)"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    say(f"talkpages benchmark: {n:,} talks{' + ' + format(args.big_talks, ',') if args.big else ''}, "
-        f"median of {runs} run(s), --now {NOW} --future")
+        hugo_version = subprocess.run([hugo, "version"], capture_output=True,
+                                      text=True).stdout.split()[1]
+    version = subprocess.run(
+        [sys.executable, "-c", "import talkpages as t; print(t.__version__, t.__file__)"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    sizes = f"{n:,} talks" + (f" + {args.big_talks:,}" if args.big else "")
+    say(f"talkpages benchmark: {sizes}, median of {runs} run(s), --now {NOW} --future")
     say(f"  python {platform.python_version()} ({sys.executable}), talkpages {version}")
-    say(f"  {os.cpu_count()} CPUs, {platform.platform()}; Hugo: "
-        f"{hugo_version + ' (' + hugo + ')' if hugo else 'not measured' + (' (--no-hugo)' if args.no_hugo else ' (not on PATH)')}")
+    hugo_text = (f"{hugo_version} ({hugo})" if hugo else
+                 "not measured (" + ("--no-hugo" if args.no_hugo else "not on PATH") + ")")
+    say(f"  {os.cpu_count()} CPUs, {platform.platform()}; Hugo: {hugo_text}")
     say(f"  scratch folder: {work}")
 
     res = Results()

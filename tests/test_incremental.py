@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from conftest import NOW, MakeSite, talk
 
 NOW_ARG = NOW.isoformat()

@@ -10,7 +10,7 @@ from .cache import BuildCache, use
 from .diagnostics import BuildError, Diagnostic, has_errors
 from .loader import LoadOptions, load_site
 from .model import Site
-from .render import render_site
+from .render import iter_outputs, render_site
 from .writer import Output, WriteStats, write_site
 
 
@@ -48,13 +48,21 @@ def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None
 
 def build(site_dir: Path, out_dir: Path, options: LoadOptions,
           cache: BuildCache | None = None, fingerprint: str = "") -> BuildResult:
-    """`fingerprint`: of the inputs, recorded with the output (see fingerprint.py)."""
+    """Load, then render and write in one stream: pages go to disk as they are made.
+
+    `fingerprint`: of the inputs, recorded with the output (see fingerprint.py). The
+    output changes only when everything is written (writer.py), so an error met while
+    rendering leaves the previous site as it was."""
     started = time.perf_counter()
-    result = render(site_dir, options, cache)
-    if result.ok:
-        try:
-            result.written = write_site(result.outputs, out_dir, site_dir, fingerprint)
-        except BuildError as exc:
-            result.diagnostics += exc.diagnostics
+    with use(cache or BuildCache()) as active:
+        site, diagnostics = load_site(site_dir, options)
+        result = BuildResult(diagnostics=diagnostics, site=site)
+        if site is not None:
+            try:
+                stream = iter_outputs(site, active.theme(site_dir))
+                result.written = write_site(stream, out_dir, site_dir, fingerprint)
+                active.finish()
+            except BuildError as exc:
+                result.diagnostics += exc.diagnostics
     result.seconds = time.perf_counter() - started
     return result

@@ -89,6 +89,9 @@ class BuildCache:
     def theme(self, site_dir: Path) -> Theme:
         return Theme.for_site(site_dir)
 
+    def finish(self) -> None:
+        """The build's output is written: a lasting cache saves what it learnt."""
+
 
 _PASS_THROUGH = BuildCache()
 _active: ContextVar[BuildCache] = ContextVar("talkpages_cache", default=_PASS_THROUGH)

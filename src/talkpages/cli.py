@@ -207,9 +207,9 @@ def _build(args: argparse.Namespace) -> int:
         console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "
                       "nothing was written")
         return 1
-    if result.site is not None:
-        _summary(console, result.site.upcoming, result.site.past, [o.path for o in
-                 result.outputs], result.seconds, out_dir)
+    if result.site is not None and result.written is not None:
+        _summary(console, result.site.upcoming, result.site.past, result.written.paths,
+                 result.seconds, out_dir)
     return 0
 
 

@@ -16,7 +16,7 @@ from .config import Config, load_config
 from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
 from .model import Site, Talk, make_talk, slugify
-from .options import LoadOptions
+from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
 from .speakers import load_speakers
 
 TALKS_DIR = "talks"

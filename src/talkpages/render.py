@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -28,62 +28,74 @@ FEED_PATH = "calendar.ics"
 
 
 def render_site(site: Site, theme: Theme) -> list[Output]:
+    return list(iter_outputs(site, theme))
+
+
+def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
+    """Every output of the site, one at a time: the writer stores each as it comes, so
+    a build never holds all of a large site's pages in memory."""
     env = theme.env
     env.globals.update(site=site, config=site.config, version=__version__,
                        feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
     env.filters.update(_filters(site))
     env.filters.update(pages.filters(site, theme))
-    outputs: list[Output] = []
+    written: set[str] = set()
+    pages_written: list[str] = []
+
+    def emit(output: Output) -> Output:
+        written.add(output.path)
+        if output.path.endswith("index.html"):
+            pages_written.append(output.path.removesuffix("index.html"))
+        return output
+
     talks = list(site.talks)
     for index, talk in enumerate(talks):
         previous = talks[index - 1] if index > 0 else None
         following = talks[index + 1] if index + 1 < len(talks) else None
-        outputs.append(_page(env, "talk.html", talk.url, talk.source.as_posix(),
-                             talk=talk, previous=previous, next=following))
-        outputs += [Output(f"{talk.url}{name}", source=talk.source.parent / name,
-                           origin=str(talk.source)) for name in talk.bundle_files]
-    outputs.append(_page(env, "404.html", "404.html", "the 404 page"))
-    outputs += feed_outputs(site)
+        yield emit(_page(env, "talk.html", talk.url, talk.source.as_posix(),
+                         talk=talk, previous=previous, next=following))
+        for name in talk.bundle_files:
+            yield emit(Output(f"{talk.url}{name}", source=talk.source.parent / name,
+                              origin=str(talk.source)))
+    yield emit(_page(env, "404.html", "404.html", "the 404 page"))
+    for output in feed_outputs(site):
+        yield emit(output)
     # List pages come after the feeds: they link the per-tag and per-speaker feeds there are.
-    existing = {o.path for o in outputs}
-    outputs += [_page(env, spec.template, spec.url, spec.origin, **spec.context)
-                for spec in pages.list_pages(site, existing)]
-    page_paths = [o.path.removesuffix("index.html") for o in outputs
-                  if o.path.endswith("index.html") and o.data is not None]
-    outputs.append(Output("sitemap.xml", sitefiles.sitemap(site, sorted(page_paths, key=_depth)),
-                          origin="the sitemap"))
-    outputs.append(Output("robots.txt", sitefiles.robots(site), origin="robots.txt"))
-    outputs.append(Output("feed.xml", sitefiles.atom(site), origin="the Atom feed"))
-    outputs.append(Output("talks.json", sitefiles.talks_json(site, {
+    for spec in pages.list_pages(site, set(written)):
+        yield emit(_page(env, spec.template, spec.url, spec.origin, **spec.context))
+    yield Output("sitemap.xml", sitefiles.sitemap(site, sorted(pages_written, key=_depth)),
+                 origin="the sitemap")
+    yield Output("robots.txt", sitefiles.robots(site), origin="robots.txt")
+    yield Output("feed.xml", sitefiles.atom(site), origin="the Atom feed")
+    yield Output("talks.json", sitefiles.talks_json(site, {
         "calendar": site.config.absolute_url(FEED_PATH),
-        "atom": site.config.absolute_url("feed.xml")}), origin="talks.json"))
-    outputs.append(Output("search.json", sitefiles.search_index(site, site.upcoming + site.past),
-                          origin="the search index"))
-    outputs += [Output(f"assets/{theme.published_name(name)}", source=path, origin=str(path))
-                for name, path in theme.assets.items()]
-    outputs += [Output(name, source=path, origin=str(path))
-                for name, path in theme.assets.items() if name.startswith("favicon.")]
-    return outputs
+        "atom": site.config.absolute_url("feed.xml")}), origin="talks.json")
+    yield Output("search.json", sitefiles.search_index(site, site.upcoming + site.past),
+                 origin="the search index")
+    for name, path in theme.assets.items():
+        yield Output(f"assets/{theme.published_name(name)}", source=path, origin=str(path))
+    for name, path in theme.assets.items():
+        if name.startswith("favicon."):
+            yield Output(name, source=path, origin=str(path))
 
 
-def feed_outputs(site: Site) -> list[Output]:
+def feed_outputs(site: Site) -> Iterator[Output]:
     """The site's feed, one per tag and per speaker, and the one-event file of every talk."""
     feeds = ical.Feeds(site)
     config = site.config
-    outputs = [Output(FEED_PATH, feeds.calendar(site.talks, name=config.feed_name,
-                                                path=FEED_PATH, description=config.description),
-                      origin="the calendar feed")]
+    yield Output(FEED_PATH, feeds.calendar(site.talks, name=config.feed_name, path=FEED_PATH,
+                                           description=config.description),
+                 origin="the calendar feed")
     for kind, groups in (("tags", taxonomy.by_tag(site)),
                          ("speakers", taxonomy.by_speaker(site))):
         for group in groups:
             path = f"{kind}/{group.slug}/{FEED_PATH}"
             label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
-            outputs.append(Output(path, feeds.calendar(
+            yield Output(path, feeds.calendar(
                 group.talks, name=f"{config.feed_name}: {group.name}", path=path,
-                description=f"Talks {label} on {config.title}"), origin=f"the feed {path}"))
-    outputs += [Output(event_file(talk), feeds.single(talk), origin=str(talk.source))
-                for talk in site.talks]
-    return outputs
+                description=f"Talks {label} on {config.title}"), origin=f"the feed {path}")
+    for talk in site.talks:
+        yield Output(event_file(talk), feeds.single(talk), origin=str(talk.source))
 
 
 def event_file(talk: Talk) -> str:

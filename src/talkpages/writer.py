@@ -16,7 +16,7 @@ import os
 import shutil
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .diagnostics import BuildError, Diagnostic
@@ -30,24 +30,37 @@ class Output:
     data: bytes | None = None
     source: Path | None = None  # a file to copy when there are no bytes
     origin: str = ""  # what made it, for messages
+    digest: str = ""  # of the bytes, when the renderer knows it already (from its cache)
 
 
 def check_outputs(outputs: Iterable[Output]) -> list[Diagnostic]:
-    problems = []
-    seen: dict[str, Output] = {}
+    checker = _Checker()
     for output in outputs:
+        checker.check(output)
+    return checker.problems
+
+
+class _Checker:
+    """Every output path relative, inside the folder, and written once."""
+
+    def __init__(self) -> None:
+        self.problems: list[Diagnostic] = []
+        self.seen: dict[str, str] = {}
+
+    def check(self, output: Output) -> bool:
         path = PurePosixPath(output.path)
         if (not output.path or path.is_absolute() or ".." in path.parts
                 or "\\" in output.path or "\x00" in output.path):
-            problems.append(Diagnostic(None, f"refusing to write {output.path!r} (from "
-                                       f"{output.origin}): outside the output folder"))
-        elif output.path.lower() in seen:
-            other = seen[output.path.lower()]
-            problems.append(Diagnostic(None, f"two outputs write {output.path!r}: "
-                                       f"{other.origin} and {output.origin}"))
-        else:
-            seen[output.path.lower()] = output
-    return problems
+            self.problems.append(Diagnostic(None, f"refusing to write {output.path!r} (from "
+                                            f"{output.origin}): outside the output folder"))
+            return False
+        key = output.path.lower()
+        if key in self.seen:
+            self.problems.append(Diagnostic(None, f"two outputs write {output.path!r}: "
+                                            f"{self.seen[key]} and {output.origin}"))
+            return False
+        self.seen[key] = output.origin
+        return True
 
 
 def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
@@ -72,7 +85,7 @@ def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
     return []
 
 
-def write_site(outputs: list[Output], out_dir: Path, site_dir: Path,
+def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
                fingerprint: str = "") -> WriteStats:
     """Make `out_dir` hold exactly `outputs`, in one atomic step.
 
@@ -84,12 +97,14 @@ def write_site(outputs: list[Output], out_dir: Path, site_dir: Path,
     Linux): the output is the new site, whole, and the twin the previous one, ready for
     the next build. A build that fails or is killed before the exchange leaves the
     output as it was; a twin left half-prepared is marked dirty and rebuilt next time.
+    `outputs` may be a generator: each output is written as it comes, and none is kept.
     """
-    problems = check_out_dir(out_dir, site_dir) + check_outputs(outputs)
+    problems = check_out_dir(out_dir, site_dir)
     if problems:
         raise BuildError(problems)
     parent = out_dir.resolve().parent
     stats = WriteStats()
+    checker = _Checker()
     try:
         parent.mkdir(parents=True, exist_ok=True)
         _remove_leftovers(parent, out_dir.name)
@@ -100,14 +115,20 @@ def write_site(outputs: list[Output], out_dir: Path, site_dir: Path,
             base = _fresh_twin(twin, out_dir, current)
         (twin / DIRTY).touch()
         files: dict[str, str] = {}
+        made: set[Path] = set()
         for output in outputs:
-            digest = files[output.path] = _digest(output)
+            if not checker.check(output):
+                continue
+            digest = files[output.path] = output.digest or _digest(output)
+            stats.paths.append(output.path)
             if base.get(output.path) == digest:
                 stats.kept += 1
                 continue
             target = twin / output.path
             _unlink(target)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
             if current.get(output.path) == digest:
                 os.link(out_dir / output.path, target)
                 stats.kept += 1
@@ -117,6 +138,8 @@ def write_site(outputs: list[Output], out_dir: Path, site_dir: Path,
             elif output.source is not None:
                 shutil.copyfile(output.source, target)
                 stats.written += 1
+        if checker.problems:
+            raise BuildError(checker.problems)
         for gone in sorted(base.keys() - files.keys()):
             _unlink(twin / gone)
             _prune(twin, PurePosixPath(gone).parent)
@@ -138,6 +161,7 @@ class WriteStats:
     written: int = 0  # files whose bytes were written
     kept: int = 0  # files that were already right
     removed: int = 0  # files of the previous build no output names any more
+    paths: list[str] = field(default_factory=list)  # every file of the site
 
 
 TWIN_SUFFIX = ".talkpages-previous"
