@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
 from .model import Site, Talk, make_talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
+from .parallel import render_all
 from .speakers import load_speakers
 
 TALKS_DIR = "talks"
@@ -42,9 +44,15 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
                                    hint="create talks/ and add a file such as talks/my-talk.md"))
         return None, problems
     talks: list[Talk] = []
-    for path, slug, bundle_files in find_talk_files(talks_dir, problems):
-        talk, found = cache.active().talk(path, (slug, config, bundle_files), functools.partial(
-            load_talk, path, slug, config, bundle_files))
+    files = find_talk_files(talks_dir, problems)
+    active = cache.active()
+    if type(active) is cache.BuildCache:  # no cache to fill: parse on every core
+        results = render_all(_load_job(config), files)
+        active.stats.talks_read += len(files)
+    else:
+        results = (active.talk(path, (slug, config, bundle_files), functools.partial(
+            load_talk, path, slug, config, bundle_files)) for path, slug, bundle_files in files)
+    for talk, found in results:
         problems += found
         if talk is not None and _published(talk, options):
             talks.append(talk)
@@ -54,6 +62,13 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
     talks.sort(key=lambda t: t.sort_key)
     return Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
                 speakers=speakers), problems
+
+
+def _load_job(config: Config) -> Callable[[tuple[Path, str, tuple[str, ...]]],
+                                          tuple[Talk | None, list[Diagnostic]]]:
+    def load(job: tuple[Path, str, tuple[str, ...]]) -> tuple[Talk | None, list[Diagnostic]]:
+        return load_talk(job[0], job[1], config, job[2])
+    return load
 
 
 def find_talk_files(talks_dir: Path, problems: list[Diagnostic],

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from . import __version__, cache, formatting, ical, markup, pages, sitefiles, taxonomy
 from .diagnostics import BuildError, Diagnostic
 from .model import Site, Talk
+from .parallel import render_all as parallel_render
 from .theme import Theme
 from .writer import Output
 
@@ -49,11 +50,19 @@ def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
         return output
 
     talks = list(site.talks)
-    for index, talk in enumerate(talks):
-        previous = talks[index - 1] if index > 0 else None
-        following = talks[index + 1] if index + 1 < len(talks) else None
-        yield emit(_page(env, "talk.html", talk.url, talk.source.as_posix(),
-                         talk=talk, previous=previous, next=following))
+    # Pages render on every core when the build has no cache of its own to fill.
+    parallel = type(cache.active()) is cache.BuildCache
+
+    def render(spec: pages.PageSpec) -> Output:
+        return _page(env, spec.template, spec.url, spec.origin, **spec.context)
+
+    talk_pages = [pages.PageSpec("talk.html", talk.url, talk.source.as_posix(), {
+        "talk": talk, "previous": talks[index - 1] if index > 0 else None,
+        "next": talks[index + 1] if index + 1 < len(talks) else None})
+        for index, talk in enumerate(talks)]
+    for output in parallel_render(render, talk_pages, parallel):
+        yield emit(output)
+    for talk in talks:
         for name in talk.bundle_files:
             yield emit(Output(f"{talk.url}{name}", source=talk.source.parent / name,
                               origin=str(talk.source)))
@@ -61,8 +70,8 @@ def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
     for output in feed_outputs(site):
         yield emit(output)
     # List pages come after the feeds: they link the per-tag and per-speaker feeds there are.
-    for spec in pages.list_pages(site, set(written)):
-        yield emit(_page(env, spec.template, spec.url, spec.origin, **spec.context))
+    for output in parallel_render(render, pages.list_pages(site, set(written)), parallel):
+        yield emit(output)
     yield Output("sitemap.xml", sitefiles.sitemap(site, sorted(pages_written, key=_depth)),
                  origin="the sitemap")
     yield Output("robots.txt", sitefiles.robots(site), origin="robots.txt")

@@ -13,7 +13,7 @@ search.json. Pure: a Site (and the pages rendered) in, bytes out.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timezone
 from typing import Any
 from urllib.parse import quote, urljoin
@@ -119,8 +119,12 @@ def _moment(value: date | None) -> str | None:
     return jsonld.date_value(value)
 
 
-def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
+def talk_record(site: Site, talk: Talk,
+                speaker: Callable[[str], tuple[str, str]] | None = None) -> dict[str, Any]:
+    """`speaker(author)` gives (name, path); talks_json passes one that remembers."""
     config = site.config
+    speaker = speaker or (lambda a: (taxonomy.speaker_name(site, a),
+                                     taxonomy.speaker_path(site, a)))
     page = config.absolute_url(url_path(talk.url))
     image = None
     if talk.image and talk.image.file:
@@ -131,9 +135,8 @@ def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
         "start": _moment(talk.schedule.start), "end": _moment(talk.schedule.end),
         "all_day": talk.schedule.all_day, "timezone": talk.schedule.zone,
         "when": formatting.when(talk.schedule), "status": taxonomy.status(talk) or None,
-        "speakers": [{"name": taxonomy.speaker_name(site, a),
-                      "url": config.absolute_url(taxonomy.speaker_path(site, a))}
-                     for a in talk.authors],
+        "speakers": [{"name": name, "url": config.absolute_url(path)}
+                     for name, path in map(speaker, talk.authors)],
         "event": talk.event or None, "event_url": talk.event_url or None,
         "location": talk.location or None,
         "address": talk.address.__dict__ if talk.address else None,
@@ -142,8 +145,9 @@ def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
         "tags": [{"name": tag, "url": config.absolute_url(taxonomy.tag_path(tag))}
                  for tag in talk.tags],
         "categories": list(talk.categories), "projects": list(talk.projects),
-        "links": [{"name": link.name, "url": urljoin(page, link.url), "kind": link.kind}
-                  for link in talk.links],
+        "links": [{"name": link.name,
+                   "url": link.url if "://" in link.url else urljoin(page, link.url),
+                   "kind": link.kind} for link in talk.links],
         "image": image, "featured": talk.featured, "math": talk.math,
         "publish_date": _moment(talk.publish_date), "lastmod": _moment(talk.lastmod),
         "body": talk.body, "params": dict(talk.params),
@@ -152,10 +156,18 @@ def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
 
 def talks_json(site: Site, feeds: dict[str, str]) -> bytes:
     config = site.config
+    speakers: dict[str, tuple[str, str]] = {}
+
+    def speaker(author: str) -> tuple[str, str]:
+        if author not in speakers:
+            speakers[author] = (taxonomy.speaker_name(site, author),
+                                taxonomy.speaker_path(site, author))
+        return speakers[author]
+
     data = {"title": config.title, "description": config.description,
             "url": config.base_url, "language": config.language,
             "generated": _stamp(site.now), "feeds": feeds,
-            "talks": [talk_record(site, t) for t in site.talks]}
+            "talks": [talk_record(site, t, speaker) for t in site.talks]}
     return (json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_json_value)
             + "\n").encode()
 

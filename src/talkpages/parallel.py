@@ -1,0 +1,79 @@
+"""Render many pages on every core: forked workers, results back in order.
+
+Rendering a page is pure Python (Jinja2), so threads would take turns; processes run
+side by side. Workers are forked after the site is loaded, so they start with the
+site, the theme and the compiled templates already in memory (copy-on-write) and
+receive nothing but ranges of page numbers; only the rendered bytes travel back. The
+parent writes what arrives while the workers render the next pages.
+
+Used only where it pays and is safe: large sites, a system that can fork, more than
+one core, and a build without a lasting cache to fill (`talkpages serve` keeps its
+pages in memory, which forked workers could not add to). Anything else renders in the
+calling process, with the same results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from .diagnostics import BuildError, Diagnostic
+
+MIN_PAGES = 400  # below this, starting workers costs more than it saves
+CHUNK = 64
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+
+# What the forked workers render: set in the parent just before the fork.
+_work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+
+
+def workers() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return min(cores, 8)
+
+
+def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
+               allowed: bool = True) -> Iterator[Result]:
+    """`render(job)` for every job, in order; in parallel when it pays. Also used to
+    read the talk files of a large site (the Talks come back pickled)."""
+    global _work
+    processes = workers()
+    if not allowed or processes < 2 or len(jobs) < MIN_PAGES \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (render(job) for job in jobs)
+        return
+    _work = (render, jobs)
+    ranges = [(start, min(start + CHUNK, len(jobs))) for start in range(0, len(jobs), CHUNK)]
+    context = multiprocessing.get_context("fork")
+    try:
+        with context.Pool(processes) as pool:
+            for outcome in pool.imap(_render_range, ranges):
+                if isinstance(outcome, _Failure):
+                    raise BuildError(outcome.diagnostics)
+                yield from outcome
+    finally:
+        _work = None
+
+
+class _Failure:
+    """A BuildError met in a worker, as plain data (the exception itself does not pickle
+    with its diagnostics)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+
+
+def _render_range(bounds: tuple[int, int]) -> list[Any] | _Failure:
+    assert _work is not None
+    render, jobs = _work
+    try:
+        return [render(jobs[number]) for number in range(*bounds)]
+    except BuildError as exc:
+        return _Failure(exc.diagnostics)
