@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import NOW, MakeSite, talk
 
 from talkpages import parallel
 from talkpages.build import build, render
 from talkpages.loader import LoadOptions
+
+from conftest import NOW, MakeSite, talk
 
 
 @pytest.fixture
