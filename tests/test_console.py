@@ -106,7 +106,9 @@ def test_build_summary_quiet_and_verbose(make_site: MakeSite, run_cli) -> None:
     assert lines[1].split()[:2] == ["Pages", str(sum(1 for _ in (site / "public").rglob(
         "*.html")))]
     assert lines[-1].startswith("Built 2 talks in ") and lines[-1].endswith("public")
-    code, out, err = run_cli("build", "-s", str(site), "--now", NOW.isoformat(), "-q")
+    code, out, err = run_cli("build", "-s", str(site), "--now", NOW.isoformat(), "-q",
+                             "-o", str(site / "quiet"))
     assert (code, out, err) == (0, "", "")
-    code, out, _ = run_cli("build", "-s", str(site), "--now", NOW.isoformat(), "-v")
+    code, out, _ = run_cli("build", "-s", str(site), "--now", NOW.isoformat(), "-v",
+                           "-o", str(site / "verbose"))
     assert code == 0 and "assets/" in out and "files" in out

@@ -137,12 +137,14 @@ def _parser() -> argparse.ArgumentParser:
     output_options(serve)
 
     imports = commands.add_parser(
-        "import", help="import the talks of a Hugo or academicpages site",
-        description="Convert the talk files of another site into talks/ of SITE_DIR. "
-        "Never overwrites; safe to run again.")
-    imports.add_argument("kind", choices=("hugo", "academicpages"), help="the kind of site")
+        "import", help="import the talks of a Hugo or academicpages site, or a calendar",
+        description="Convert the talk files of another site, or the events of an iCalendar "
+        "file, into talks/ of SITE_DIR. Never overwrites; safe to run again.")
+    imports.add_argument("kind", choices=("hugo", "academicpages", "ics"),
+                         help="the kind of site, or ics for a calendar file (pretalx, Indico…)")
     imports.add_argument("path", type=Path, metavar="PATH",
-                         help="the site's folder (or a folder of its talk files)")
+                         help="the site's folder (or a folder of its talk files); for ics, "
+                         "the .ics file")
     source(imports)
     output_options(imports)
     return parser

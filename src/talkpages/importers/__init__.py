@@ -1,4 +1,5 @@
 """`talkpages import hugo|academicpages PATH`: move the talks of another site over.
+(`talkpages import ics FEED.ics` reads a calendar file instead: see ics.py.)
 
 Each source module finds the site's talk files (`find`), reads its config for the
 zone naive times were written in (`read_config`, `timezone`) and renames fields
@@ -46,8 +47,12 @@ class ImportReport:
 
 
 def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
-    module = SOURCES[kind]
     report = ImportReport(source=source)
+    if kind == "ics":
+        from .ics import import_calendar
+
+        return import_calendar(source, site_dir, report)  # type: ignore[no-any-return]
+    module = SOURCES[kind]
     if not source.is_dir():
         report.problems.append(Diagnostic(source, "the folder to import does not exist"))
         return report

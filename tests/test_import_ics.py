@@ -1,0 +1,86 @@
+"""`talkpages import ics`: the events of a calendar file (pretalx, Indico, a feed of
+another talkpages site) become talk files that build into the same events."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+import feedclients
+from talkpages.build import build, render
+from talkpages.loader import LoadOptions
+
+from conftest import require_tool
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PRETALX = FIXTURES / "import" / "pretalx.ics"
+
+
+def test_a_feed_survives_the_round_trip_with_its_uids(run_cli, tmp_path: Path) -> None:
+    """Build the feed fixture, import its calendar.ics into an empty site, build that:
+    the same events at the same UTC instants, with the same UIDs."""
+    require_tool(feedclients.available()["recurring-ical-events"] is None,
+                 "recurring-ical-events is missing")
+    first = tmp_path / "first"
+    assert build(FIXTURES / "feed-site", first, LoadOptions(
+        now=datetime(2024, 1, 1, tzinfo=timezone.utc))).ok
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "ics", str(first / "calendar.ics"), "-s", str(site))
+    assert code == 0, err
+    assert "Imported 11 talks" in out
+    second = tmp_path / "second"
+    assert build(site, second, LoadOptions(now=datetime(2024, 1, 1, tzinfo=timezone.utc))).ok
+    expected = (FIXTURES / "feed-site" / "expected.txt").read_text().splitlines()
+    assert feedclients.python(second / "calendar.ics", "2000-01-01", "2100-01-01") == expected
+
+
+def test_pretalx_export(run_cli, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "ics", str(PRETALX), "-s", str(site))
+    assert code == 1  # one event has no title: reported, the rest imported
+    assert "has no SUMMARY" in err and "RECURRENCE-ID" not in err
+    assert "change to one occurrence of demo-2025-series" in err
+    files = sorted(p.name for p in (site / "talks").iterdir())
+    assert files == ["scheduling-batch-jobs-fairly-2.md", "scheduling-batch-jobs-fairly.md",
+                     "weekly-office-hour.md", "workshop-days.md"]
+    talk = (site / "talks/scheduling-batch-jobs-fairly.md").read_text()
+    for line in ['title = "Scheduling batch jobs, fairly"', "date = 2025-06-12 14:30:00",
+                 "date_end = 2025-06-12 15:15:00", 'timezone = "Europe/Berlin"',
+                 'event = "DemoCon 2025"', 'uid = "demo-2025-ABC123@pretalx.example.org"',
+                 "sequence = 2", 'status = "confirmed"', "latitude = 52.52"]:
+        assert line in talk, line
+    assert "How queues share a cluster.\n\nSpeakers: Ada" in talk
+    workshop = (site / "talks/workshop-days.md").read_text()
+    assert "date = 2025-06-11" in workshop and "date_end" not in workshop.split("all_day")[0] \
+        or "date_end = 2025-06-12" in workshop
+    series = (site / "talks/weekly-office-hour.md").read_text()
+    assert 'recurrence = "FREQ=WEEKLY;COUNT=4"' in series and "2025-06-16 18:00:00" in series
+    result = render(site, LoadOptions(now=datetime(2025, 1, 1, tzinfo=timezone.utc)))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    cancelled = next(t for t in result.site.talks if t.cancelled)  # type: ignore[union-attr]
+    assert cancelled.schedule.start_utc == datetime(2025, 6, 13, 8, tzinfo=timezone.utc)
+
+
+def test_import_again_changes_nothing_and_never_overwrites(run_cli, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    run_cli("import", "ics", str(PRETALX), "-s", str(site))
+    before = {p.name: p.read_bytes() for p in (site / "talks").iterdir()}
+    code, out, _ = run_cli("import", "ics", str(PRETALX), "-s", str(site))
+    assert "4 imported before, left as they are" in out
+    assert {p.name: p.read_bytes() for p in (site / "talks").iterdir()} == before
+    (site / "talks/workshop-days.md").write_text("+++\ntitle = 'Mine'\ndate = 2020-01-01\n+++\n")
+    run_cli("import", "ics", str(PRETALX), "-s", str(site))
+    assert "Mine" in (site / "talks/workshop-days.md").read_text()  # left as it was
+    assert "Workshop days" in (site / "talks/workshop-days-2.md").read_text()
+
+
+@pytest.mark.parametrize("content", [b"not a calendar", b"", b"\xff\xfe\x00garbage"])
+def test_a_file_that_is_not_a_calendar_is_reported(run_cli, tmp_path: Path,
+                                                   content: bytes) -> None:
+    source = tmp_path / "x.ics"
+    source.write_bytes(content)
+    code, _, err = run_cli("import", "ics", str(source), "-s", str(tmp_path / "site"))
+    assert code == 1 and "Traceback" not in err
+    assert "x.ics" in err
