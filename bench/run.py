@@ -152,7 +152,8 @@ def measure(cmd: list[str], log: Path, interval: float = 0.01) -> Run:
 # ---------------------------------------------------------------- results
 
 class Results:
-    def __init__(self) -> None:
+    def __init__(self, package: Path) -> None:
+        self.package, self.code = package, code_state(package)
         self.rows: dict[str, list[Run]] = {}
         self.checks: dict[str, str] = {}
         self.notes: list[str] = []
@@ -177,12 +178,29 @@ def clean(out: Path) -> None:
     out.parent.mkdir(parents=True)
 
 
+def code_state(package: Path) -> str:
+    """A hash of talkpages' code and built-in theme, to notice edits made during a run."""
+    digest = hashlib.sha256()
+    for folder in (package, REPO / "layouts", REPO / "assets"):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def time_runs(res: Results, label: str, runs: int, cmd: list[str], log: Path,
               before: Callable[[int], object] | None = None) -> None:
     for i in range(runs):
         if before:
             before(i)
         say(f"  {label}: run {i + 1}/{runs} …")
+        state = code_state(res.package)
+        if state != res.code:
+            res.code = state
+            res.notes.append(f"talkpages' code changed before {label}, run {i + 1}: "
+                             "the figures of this run mix versions")
+            say("    (talkpages' code changed since the last run)")
+        os.sync()  # write back earlier outputs and deletions now, not during this run
         run = measure(cmd, log)
         res.add(label, run)
         say(f"    {run.wall:8.3f} s wall, {run.cpu:7.2f} s CPU, peak tree RSS "
@@ -452,7 +470,7 @@ def main() -> int:
     say(f"  {os.cpu_count()} CPUs, {platform.platform()}; Hugo: {hugo_text}")
     say(f"  scratch folder: {work}")
 
-    res = Results()
+    res = Results(Path(version.split(" ", 1)[1]).parent)
     failed = None
     started = time.perf_counter()
     try:
