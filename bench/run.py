@@ -469,6 +469,8 @@ def main() -> int:
                  "not measured (" + ("--no-hugo" if args.no_hugo else "not on PATH") + ")")
     say(f"  {os.cpu_count()} CPUs, {platform.platform()}; Hugo: {hugo_text}")
     say(f"  scratch folder: {work}")
+    load = os.getloadavg()[0]
+    say(f"  load average before the run: {load:.2f}")
 
     res = Results(Path(version.split(" ", 1)[1]).parent)
     failed = None
@@ -490,6 +492,10 @@ def main() -> int:
     lines = report(res, n, args.big_talks if args.big else None, hugo_version)
     if failed:
         lines += ["", f"BUILD FAILED: {failed}"]
+    end_load = os.getloadavg()[0]
+    if load > 0.5:  # at the end it counts our own builds too
+        lines.append(f"\nnote: other work on this machine (load average {load:.2f} before the "
+                     f"run, {end_load:.2f} after): the figures are noisy; prefer a quiet machine")
     lines.append(f"\n(benchmark took {time.perf_counter() - started:.0f} s)")
     say("\n".join(lines))
     if args.json:

@@ -524,3 +524,12 @@ def test_talk_url_and_upcoming():
     assert talk.url == "t/"
     assert talk.is_upcoming(datetime(2019, 5, 22, 15, 0, tzinfo=UTC))  # under way
     assert not talk.is_upcoming(datetime(2019, 5, 22, 15, 50, tzinfo=UTC))
+
+
+def test_empty_lists_are_empty_values_as_in_hugo_files():
+    """Real Hugo files write `event_url: []` and `street: []` for "none"."""
+    talk = ok(toml('event_url = []', 'url_slides = []',
+                   '[address]', 'street = []', 'city = "Bayreuth"'))
+    assert talk.event_url == ""
+    assert talk.links == ()
+    assert talk.address is not None and talk.address.lines() == ["Bayreuth"]

@@ -228,7 +228,7 @@ class _Fields:
             return None
 
     def url(self, key: str, value: Any, line: int | None = None) -> str | None:
-        if value is None:
+        if value is None or value == [] or value == {}:  # Hugo files write [] for "none"
             return None
         if not isinstance(value, str):
             self.error(key, f"`{key}` must be a URL written as text", line=line)
@@ -466,7 +466,8 @@ def _address(f: _Fields) -> Address | None:
         f.error("address", "`address` must be a table with street, city, region, postcode, "
                 "country", severity="warning")
         return None
-    table = {str(k).lower(): ("" if v is None else str(v).strip()) for k, v in value.items()}
+    table = {str(k).lower(): ("" if v is None or v == [] or v == {} else str(v).strip())
+             for k, v in value.items()}
     address = Address(**{k: table.get(k, "") for k in ("street", "city", "region", "postcode",
                                                         "country")})
     return address if address.lines() else None
