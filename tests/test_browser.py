@@ -87,7 +87,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 def expected_titles(site: Site, query: str) -> list[str]:
     """What the filter must leave: every word in the title, speakers, event, location
-    or tags (the fields the issue names), regardless of case."""
+    or tags, regardless of case."""
     words = query.casefold().split()
     found = []
     for talk in site.upcoming + site.past:

@@ -103,3 +103,17 @@ def test_the_twin_of_the_output_is_not_inside_it(site: Path, run_cli, tmp_path: 
     build(run_cli, site, out)
     assert sorted(os.listdir(tmp_path)) == [".out.talkpages-previous", "out", "site"]
     assert ".talkpages-previous" not in "".join(tree(out))
+
+
+def test_a_file_removed_from_the_output_by_hand_comes_back(site: Path, run_cli,
+                                                            tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(run_cli, site, out)
+    page = (out / "a/index.html").read_bytes()
+    (out / "a/index.html").unlink()
+    (out / "b/slides.pdf").unlink()
+    build(run_cli, site, out)
+    assert (out / "a/index.html").read_bytes() == page
+    assert (out / "b/slides.pdf").read_bytes() == b"%PDF-1"
+    build(run_cli, site, tmp_path / "fresh")
+    assert tree(out) == tree(tmp_path / "fresh")

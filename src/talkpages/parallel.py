@@ -32,6 +32,11 @@ _work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
 def workers() -> int:
+    """The number of processes: every core, at most 8; TALKPAGES_WORKERS sets it (1:
+    render in the calling process only)."""
+    wanted = os.environ.get("TALKPAGES_WORKERS", "").strip()
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux

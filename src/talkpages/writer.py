@@ -129,8 +129,7 @@ def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
             if target.parent not in made:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.add(target.parent)
-            if current.get(output.path) == digest:
-                os.link(out_dir / output.path, target)
+            if current.get(output.path) == digest and _link(out_dir / output.path, target):
                 stats.kept += 1
             elif output.data is not None:
                 target.write_bytes(output.data)
@@ -148,9 +147,8 @@ def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
         (twin / DIRTY).unlink()
         if out_dir.exists():
             _exchange_or_rename(twin, out_dir)
-        else:
+        else:  # the next build makes a new twin, if it needs one
             twin.rename(out_dir)
-            _fresh_twin(twin, out_dir, files)  # ready for the next build
     except OSError as exc:
         raise BuildError([Diagnostic(out_dir, f"cannot write the site: {exc}")]) from None
     return stats
@@ -229,6 +227,16 @@ def _fresh_twin(twin: Path, out_dir: Path, files: dict[str, str]) -> dict[str, s
     _write_manifest(twin, files, "")
     (twin / DIRTY).unlink()
     return dict(files)
+
+
+def _link(source: Path, target: Path) -> bool:
+    """Hard-link `source` as `target`; False if it is gone (removed from the output by
+    hand), so that the caller writes the file instead."""
+    try:
+        os.link(source, target)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _unlink(path: Path) -> None:
