@@ -23,8 +23,6 @@ from . import mathml
 
 _SAFE = Options.CMARK_OPT_VALIDATE_UTF8 | Options.CMARK_OPT_FOOTNOTES
 _UNSAFE = _SAFE | Options.CMARK_OPT_UNSAFE
-_FENCE = re.compile(r"^\s*(?:(?:[-+*]|\d{1,9}[.)])\s+)*(`{3,}|~{3,})")
-_INDENTED = re.compile(r"^(?: {4}|\t)")
 # Inline code (within one paragraph, not opened by an escaped backtick) and autolinks:
 # the places where `<` must stay as it is.
 _KEEP = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)"
@@ -101,35 +99,7 @@ def escape_raw_html(text: str) -> str:
     """`<` outside code becomes `&lt;`. Fenced code, at any indentation (fences inside
     list items), and indented code after a blank line are left alone; where a list's
     indented paragraph is taken for code, safe mode drops its HTML rather than run it."""
-    out: list[str] = []
-    prose: list[str] = []
-    fence: str | None = None
-    previous_blank = True
-    in_indented = False
-    for line in text.splitlines(keepends=True):
-        blank = not line.strip()
-        match = _FENCE.match(line)
-        if fence is not None:
-            out.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
-                fence = None
-        elif match:
-            out.append(_escape_prose("".join(prose)))
-            prose = []
-            fence = match.group(1)
-            out.append(line)
-        elif not blank and _INDENTED.match(line) and (previous_blank or in_indented):
-            out.append(_escape_prose("".join(prose)))
-            prose = []
-            in_indented = True
-            out.append(line)
-        else:
-            in_indented = in_indented and blank
-            prose.append(line)
-        previous_blank = blank
-    out.append(_escape_prose("".join(prose)))
-    return "".join(out)
+    return mathml.outside_code(text, _escape_prose)
 
 
 def _escape_prose(text: str) -> str:

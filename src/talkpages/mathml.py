@@ -85,7 +85,7 @@ def extract(text: str) -> tuple[str, list[str]]:
         found.append(to_mathml(latex, display))
         return f"{_PLACEHOLDER}{len(found) - 1}X"
 
-    return _outside_code(text, lambda prose: _outside_spans(prose, replace)), found
+    return outside_code(text, lambda prose: _outside_spans(prose, replace)), found
 
 
 def restore(html: str, formulas: list[str]) -> str:
@@ -109,7 +109,7 @@ def _outside_spans(prose: str, replace: Callable[[re.Match[str]], str]) -> str:
     return "".join(pieces)
 
 
-def _outside_code(text: str, transform: Callable[[str], str]) -> str:
+def outside_code(text: str, transform: Callable[[str], str]) -> str:
     """Apply `transform` to the runs of lines that are not fenced or indented code."""
     out: list[str] = []
     prose: list[str] = []
