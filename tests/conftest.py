@@ -51,6 +51,25 @@ def outputs(result: BuildResult) -> dict[str, bytes]:
     return {o.path: o.data for o in result.outputs if o.data is not None}
 
 
+@pytest.fixture(scope="session")
+def example_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example site of the repository, built once for the tests that only read it."""
+    from talkpages.build import build
+
+    out = tmp_path_factory.mktemp("example") / "public"
+    assert build(ROOT, out, LoadOptions(now=NOW)).ok
+    return out
+
+
+@pytest.fixture(scope="session")
+def fixture_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The pages fixture site (tests/pagesite.py), built once."""
+    from pagesite import build_pages_site
+
+    folder = tmp_path_factory.mktemp("pages")
+    return build_pages_site(folder / "site", folder / "out")
+
+
 @pytest.fixture
 def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
     def run(*args: str) -> tuple[int, str, str]:

@@ -23,13 +23,11 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 import pytest
 
 from talkpages import taxonomy
-from talkpages.build import build
-from talkpages.loader import LoadOptions
 from talkpages.model import Site
 
 from browser import ARGS, ARTIFACTS, AXE, AXE_TAGS, CHROMIUM, require_axe, require_browser, serve
-from conftest import NOW, ROOT, render_site
-from pagesite import PREFIX, build_pages_site
+from conftest import ROOT, render_site
+from pagesite import PREFIX
 
 SEED = "kubecon-eu-2019-kubernetes-batch-scheduling/"
 
@@ -46,23 +44,9 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def example_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("example") / "public"
-    result = build(ROOT, out, LoadOptions(now=NOW))
-    assert result.ok
-    return out
-
-
-@pytest.fixture(scope="module")
 def example(example_out: Path) -> Iterator[str]:
     with serve(example_out, "/talks/") as url:  # base_url is https://k82cn.github.io/talks/
         yield url
-
-
-@pytest.fixture(scope="module")
-def fixture_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("pages")
-    return build_pages_site(folder / "site", folder / "out")
 
 
 @pytest.fixture(scope="module")

@@ -9,42 +9,25 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import feedparser
-import pytest
 from lxml import etree
 
-from conftest import NOW, ROOT, MakeSite, outputs, render_site, require_tool, talk
-from pagesite import BASE_URL, build_pages_site
+from conftest import NOW, MakeSite, outputs, render_site, require_tool, talk
+from pagesite import BASE_URL
 
 SITEMAP_XSD = Path(__file__).parent / "node/node_modules/sitemap/schema/sitemap.xsd"
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
-@pytest.fixture(scope="module")
-def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from talkpages.build import build
-    from talkpages.loader import LoadOptions
-
-    out = tmp_path_factory.mktemp("example") / "public"
-    assert build(ROOT, out, LoadOptions(now=NOW)).ok
-    return out
-
-
-@pytest.fixture(scope="module")
-def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("pages")
-    return build_pages_site(folder / "site", folder / "out")
-
-
-def sites(example: Path, fixture_site: Path) -> list[tuple[Path, str]]:
-    return [(example, "https://k82cn.github.io/talks/"), (fixture_site, BASE_URL)]
+def sites(example_out: Path, fixture_out: Path) -> list[tuple[Path, str]]:
+    return [(example_out, "https://k82cn.github.io/talks/"), (fixture_out, BASE_URL)]
 
 
 def test_sitemaps_validate_against_the_schema_and_list_every_page(
-        example: Path, fixture_site: Path) -> None:
+        example_out: Path, fixture_out: Path) -> None:
     require_tool(SITEMAP_XSD.exists(),
                  f"the sitemap schema is not installed (cd tests/node && npm ci): {SITEMAP_XSD}")
     schema = etree.XMLSchema(file=str(SITEMAP_XSD))
-    for out, base in sites(example, fixture_site):
+    for out, base in sites(example_out, fixture_out):
         doc = etree.parse(str(out / "sitemap.xml"))
         assert schema.validate(doc), schema.error_log
         locs = [loc.text for loc in doc.iter(f"{SM}loc")]
@@ -65,14 +48,14 @@ def test_sitemap_has_lastmod_from_the_talk(make_site: MakeSite) -> None:
         in sitemap
 
 
-def test_robots_points_at_the_sitemap(example: Path) -> None:
-    assert (example / "robots.txt").read_text() == (
+def test_robots_points_at_the_sitemap(example_out: Path) -> None:
+    assert (example_out / "robots.txt").read_text() == (
         "User-agent: *\nAllow: /\nSitemap: https://k82cn.github.io/talks/sitemap.xml\n")
 
 
-def test_atom_feeds_parse_with_every_required_element(example: Path,
-                                                      fixture_site: Path) -> None:
-    for out, base in sites(example, fixture_site):
+def test_atom_feeds_parse_with_every_required_element(example_out: Path,
+                                                      fixture_out: Path) -> None:
+    for out, base in sites(example_out, fixture_out):
         feed = feedparser.parse((out / "feed.xml").read_bytes())
         assert not feed.bozo, feed.bozo_exception
         assert feed.version == "atom10"
@@ -84,7 +67,7 @@ def test_atom_feeds_parse_with_every_required_element(example: Path,
             assert entry.id == entry.link and entry.id.startswith(base)
             updated = datetime.fromisoformat(entry.updated.replace("Z", "+00:00"))
             assert updated <= NOW  # never in the future, even for upcoming talks
-    example_feed = feedparser.parse((example / "feed.xml").read_bytes())
+    example_feed = feedparser.parse((example_out / "feed.xml").read_bytes())
     assert len(example_feed.entries) == 18
     assert example_feed.entries[0].title == "Improving Performance of Deep Learning " \
         "Workloads With Volcano"  # the newest first
@@ -101,8 +84,8 @@ def test_atom_feed_holds_the_newest_fifty(make_site: MakeSite) -> None:
     assert len(feed.entries) == 50
 
 
-def test_talks_json_has_every_talk_with_absolute_urls(fixture_site: Path) -> None:
-    data = json.loads((fixture_site / "talks.json").read_text(encoding="utf-8"))
+def test_talks_json_has_every_talk_with_absolute_urls(fixture_out: Path) -> None:
+    data = json.loads((fixture_out / "talks.json").read_text(encoding="utf-8"))
     assert data["url"] == BASE_URL and data["feeds"]["calendar"] == BASE_URL + "calendar.ics"
     talks = {t["slug"]: t for t in data["talks"]}
     assert len(talks) == 7
@@ -127,8 +110,8 @@ def test_talks_json_has_every_talk_with_absolute_urls(fixture_site: Path) -> Non
             assert urlsplit(link).scheme == "https"
 
 
-def test_search_index_lists_talks_in_the_order_of_the_index(fixture_site: Path) -> None:
-    rows = json.loads((fixture_site / "search.json").read_text(encoding="utf-8"))
+def test_search_index_lists_talks_in_the_order_of_the_index(fixture_out: Path) -> None:
+    rows = json.loads((fixture_out / "search.json").read_text(encoding="utf-8"))
     assert [row[0] for row in rows] == ["online/", "hybrid/", "cancelled/", "madrid/",
                                         "math/", "summit/", "escape/"]
     online = rows[0]

@@ -19,8 +19,7 @@ import icalendar
 import jsonschema
 import pytest
 
-from conftest import NOW, ROOT
-from pagesite import BASE_URL, build_pages_site
+from pagesite import BASE_URL
 
 OFFSET_DATETIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$"
 DATE = r"^\d{4}-\d{2}-\d{2}$"
@@ -99,22 +98,6 @@ def feed_events(out: Path) -> dict[str, icalendar.Event]:
     return {str(e["URL"]): e for e in cal.walk("VEVENT")}
 
 
-@pytest.fixture(scope="module")
-def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from talkpages.build import build
-    from talkpages.loader import LoadOptions
-
-    out = tmp_path_factory.mktemp("example") / "public"
-    assert build(ROOT, out, LoadOptions(now=NOW)).ok
-    return out
-
-
-@pytest.fixture(scope="module")
-def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("pages")
-    return build_pages_site(folder / "site", folder / "out")
-
-
 def check_site(out: Path, talk_count: int) -> dict[str, dict[str, Any]]:
     found = events(out)
     talk_pages = [p for p in out.glob("*/index.html")
@@ -141,8 +124,8 @@ def check_site(out: Path, talk_count: int) -> dict[str, dict[str, Any]]:
     return found
 
 
-def test_example_site_events(example: Path) -> None:
-    found = check_site(example, 18)
+def test_example_site_events(example_out: Path) -> None:
+    found = check_site(example_out, 18)
     seed = found["https://k82cn.github.io/talks/kubecon-eu-2019-kubernetes-batch-scheduling/"]
     assert (seed["startDate"], seed["endDate"]) == ("2019-05-22T14:50:00+02:00",
                                                     "2019-05-22T15:25:00+02:00")
@@ -155,8 +138,8 @@ def test_example_site_events(example: Path) -> None:
     assert seattle["startDate"] == "2016-11-08T11:00:00-08:00"
 
 
-def test_fixture_site_events(fixture_site: Path) -> None:
-    found = check_site(fixture_site, 7)
+def test_fixture_site_events(fixture_out: Path) -> None:
+    found = check_site(fixture_out, 7)
     by_slug = {url[len(BASE_URL):].strip("/"): e for url, e in found.items()}
     assert by_slug["online"]["eventAttendanceMode"].endswith("/OnlineEventAttendanceMode")
     assert by_slug["online"]["location"] == {"@type": "VirtualLocation",
