@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -84,8 +85,6 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str,
 
 def require_tool(available: bool, reason: str) -> None:
     """Skip when a tool a test drives is absent; in CI (TALKPAGES_REQUIRE_TOOLS=1) fail."""
-    import os
-
     if available:
         return
     if os.environ.get("TALKPAGES_REQUIRE_TOOLS") == "1":
@@ -102,6 +101,6 @@ try:
                               suppress_health_check=[HealthCheck.too_slow])
     settings.register_profile("stress", max_examples=5000, deadline=None,
                               suppress_health_check=list(HealthCheck))
-    settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "default"))
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 except ImportError:  # pragma: no cover - hypothesis is a test dependency
     pass

@@ -69,6 +69,10 @@ class Stats:
 class BuildCache:
     """The pass-through: every talk read, every page rendered, each counted."""
 
+    # A cache that keeps results must see every talk and page itself; one that does not
+    # lets large sites be read and rendered in worker processes (parallel.py).
+    keeps_results = False
+
     def __init__(self) -> None:
         self.stats = Stats()
 
@@ -118,6 +122,8 @@ class _Unhashable(Exception):
 
 class MemoryCache(BuildCache):
     """Talks and pages kept in memory between the rebuilds of one `serve` session."""
+
+    keeps_results = True
 
     def __init__(self) -> None:
         super().__init__()

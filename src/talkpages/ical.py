@@ -44,7 +44,7 @@ class Feeds:
         self._events: dict[str, bytes] = {}
         # Every feed gets the same VTIMEZONE of a zone, covering all the site's years in
         # it: written once, and a talk reads the same in every feed that lists it.
-        self._years = self._zone_years(list(site.talks))
+        self._years = self._zone_years(site.talks)
         self._zones: dict[str, bytes] = {}
 
     def calendar(self, talks: Iterable[Talk], *, name: str, path: str,
@@ -71,7 +71,9 @@ class Feeds:
 
     def _assemble(self, head: list[str], talks: list[Talk]) -> bytes:
         parts = [ics.lines(head)]
-        parts += [self._zone(zone) for zone in sorted(self._zone_years(talks))]
+        zones = {t.schedule.zone for t in talks
+                 if t.schedule.zone and not t.schedule.all_day}
+        parts += [self._zone(zone) for zone in sorted(zones)]
         parts += [self.event(talk) for talk in talks]
         parts.append(b"END:VCALENDAR\r\n")
         return b"".join(parts)
@@ -82,7 +84,7 @@ class Feeds:
             self._zones[zone] = ics.lines(vtimezone(zone, first, last))
         return self._zones[zone]
 
-    def _zone_years(self, talks: list[Talk]) -> dict[str, tuple[int, int]]:
+    def _zone_years(self, talks: Iterable[Talk]) -> dict[str, tuple[int, int]]:
         years: dict[str, tuple[int, int]] = {}
         for talk in talks:
             s = talk.schedule

@@ -46,7 +46,7 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
     talks: list[Talk] = []
     files = find_talk_files(talks_dir, problems)
     active = cache.active()
-    if type(active) is cache.BuildCache:  # no cache to fill: parse on every core
+    if not active.keeps_results:  # no cache to fill: parse on every core
         results = render_all(_load_job(config), files)
         active.stats.talks_read += len(files)
     else:

@@ -51,7 +51,7 @@ def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
 
     talks = list(site.talks)
     # Pages render on every core when the build has no cache of its own to fill.
-    parallel = type(cache.active()) is cache.BuildCache
+    parallel = not cache.active().keeps_results
 
     def render(spec: pages.PageSpec) -> Output:
         return _page(env, spec.template, spec.url, spec.origin, **spec.context)

@@ -100,10 +100,8 @@ def years(site: Site) -> list[Group]:
 
 
 def status(talk: Talk) -> str:
-    """"cancelled", "postponed", … or "": the talk's own field, else its front matter."""
-    value = getattr(talk, "status", "") or talk.params.get("status") or ""
-    value = str(value).strip().lower()
-    return "cancelled" if value == "canceled" else value
+    """"cancelled", "postponed", "tentative", "confirmed" or "" (model.STATUSES)."""
+    return talk.status
 
 
 def _speakers(site: Site) -> dict[str, Speaker]:

@@ -201,10 +201,11 @@ def _digest(output: Output) -> str:
     if output.data is not None:
         return hashlib.blake2b(output.data, digest_size=16).hexdigest()
     assert output.source is not None
+    digest = hashlib.blake2b(digest_size=16)
     with open(output.source, "rb") as handle:
-        return hashlib.file_digest(handle, lambda: hashlib.blake2b(digest_size=16)).hexdigest() \
-            if hasattr(hashlib, "file_digest") else \
-            hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _fresh_twin(twin: Path, out_dir: Path, files: dict[str, str]) -> dict[str, str]:
