@@ -116,3 +116,33 @@ def test_real_files_with_damaged_bytes_give_a_talk_or_errors(tmp_path_factory, s
         elif data:
             del data[position]
     check(site_file(tmp_path_factory, bytes(data)))
+
+
+@given(front_matter)
+def test_rtoml_and_tomllib_read_any_front_matter_alike(data) -> None:
+    """The fast TOML reader gives what the standard library gives, offsets included."""
+    from talkpages.frontmatter import parse_toml, tomllib
+
+    try:
+        source = tomli_w.dumps(data)
+    except (TypeError, ValueError):
+        assume(False)
+    expected = tomllib.loads(source)
+    got = parse_toml(source)
+    assert got == expected
+    assert repr(got) == repr(expected)  # the same types: timezone, not rtoml's TzInfo
+
+
+@given(st.text(max_size=300))
+def test_rtoml_and_tomllib_accept_and_reject_the_same_text(text) -> None:
+    from talkpages.frontmatter import FrontMatterError, parse_toml, tomllib
+
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        try:
+            parse_toml(text)
+        except FrontMatterError:
+            return
+        raise AssertionError("accepted what tomllib rejects") from None
+    assert repr(parse_toml(text)) == repr(expected)

