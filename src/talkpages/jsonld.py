@@ -15,6 +15,7 @@ close the <script> element it lives in.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from datetime import datetime
@@ -123,6 +124,7 @@ def _person(site: Site, author: str) -> dict[str, Any]:
     return person
 
 
+@functools.lru_cache(maxsize=1024)
 def plain(text: str) -> str:
     """Markdown as one line of plain text, for descriptions."""
     return Markup(markup.to_html(text)).striptags() if text else ""

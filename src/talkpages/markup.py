@@ -12,6 +12,7 @@ the escaping might have missed and blanks `javascript:`, `vbscript:`, `file:` an
 from __future__ import annotations
 
 import ctypes
+import functools
 import re
 from collections.abc import Callable
 
@@ -29,8 +30,12 @@ _KEEP = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)"
                    r"|<(?:https?|mailto):[^\s<>]*>|<[\w.+-]+@[\w.-]+>", re.DOTALL)
 
 
+@functools.lru_cache(maxsize=1024)
 def to_html(text: str, *, unsafe: bool = False, math: bool = False) -> str:
-    """`math`: LaTeX between `$…$`, `$$…$$` becomes MathML (see mathml.py)."""
+    """`math`: LaTeX between `$…$`, `$$…$$` becomes MathML (see mathml.py).
+
+    Remembers its last results: a talk's page, its feed entry and its descriptions
+    ask for the same abstract several times."""
     if not text.strip():
         return ""
     formulas: list[str] = []
@@ -74,11 +79,10 @@ def _gfm(text: str, options: int) -> str:
     node_free, libc_free = _FREE
     lib, ffi = _cmark.lib, _cmark.ffi
     options |= Options.CMARK_OPT_GITHUB_PRE_LANG
-    cmark.core_extensions_ensure_registered()
     parser = lib.cmark_parser_new(options)
     try:
-        for name in _EXTENSIONS:
-            lib.cmark_parser_attach_syntax_extension(parser, cmark.find_syntax_extension(name))
+        for extension in _extensions():
+            lib.cmark_parser_attach_syntax_extension(parser, extension)
         data = text.encode("utf-8")
         lib.cmark_parser_feed(parser, data, len(data))
         root = lib.cmark_parser_finish(parser)
@@ -93,6 +97,13 @@ def _gfm(text: str, options: int) -> str:
             node_free(int(ffi.cast("uintptr_t", root)))
     finally:
         lib.cmark_parser_free(parser)
+
+
+@functools.lru_cache(maxsize=1)
+def _extensions() -> tuple[object, ...]:
+    """The GFM extensions, registered once: cmark keeps them for the process."""
+    cmark.core_extensions_ensure_registered()
+    return tuple(cmark.find_syntax_extension(name) for name in _EXTENSIONS)
 
 
 def escape_raw_html(text: str) -> str:
