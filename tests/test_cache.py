@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from talkpages.build import render
-from talkpages.cache import BuildCache, MemoryCache, Stats, _freeze
-from talkpages.loader import LoadOptions
+from talkpages.cache import BuildCache, Keys, MemoryCache, Stats
+from talkpages.loader import LoadOptions, load_site
+from talkpages.theme import Theme
+from talkpages.writer import Output
 
 from conftest import NOW, MakeSite, talk
 
@@ -46,7 +49,9 @@ def test_one_edit_in_a_thousand_talks_redoes_only_its_work(make_site: MakeSite) 
     stats = cache.stats
     print(f"\nrebuild after one edit, 1,000 talks: {seconds * 1000:.0f} ms ({stats})")
     assert (stats.talks_read, stats.talks_reused) == (1, 999)
-    assert stats.pages_rendered <= 3 + 2 * 4  # the talk, its neighbours, a few lists
+    # the talk and its neighbours; the index, year, tag and speaker pages it is on; the
+    # feeds it is in and its own .ics; talks.json and search.json
+    assert stats.pages_rendered <= 3 + 5 + 5 + 2
     assert stats.pages_reused >= 1000
     assert seconds < 3.0  # well under a second on a quiet machine; slack for a loaded CI
     before, after = data(first), data(second)
@@ -68,7 +73,7 @@ def test_cached_build_equals_a_fresh_one_after_varied_changes(make_site: MakeSit
     assert data(cached) == data(render(site, OPTIONS))
     assert cache.stats.talks_read == 30  # the config changed: every talk read again
     cache.prune()
-    assert "talk-0007/" not in cache._pages
+    assert "talk-0007/index.html" not in cache._pages
 
 
 def test_a_changed_template_renders_every_page_again(make_site: MakeSite) -> None:
@@ -85,39 +90,58 @@ def test_a_changed_template_renders_every_page_again(make_site: MakeSite) -> Non
 
 def test_the_pass_through_counts_everything() -> None:
     cache = BuildCache()
-    assert cache.page(None, "t", "u", {}, lambda: "page") == "page"  # type: ignore[arg-type]
-    assert cache.talk(Path("x"), (), lambda: (None, [])) == (None, [])
+    page = Output("u/index.html", b"page")
+    assert cache.known_page("key", "u/index.html", "test") is None
+    assert cache.remember_page("key", page) is page
+    assert cache.known_talk(Path("x"), "inputs") is None
+    cache.remember_talk(Path("x"), "inputs", (None, []))
     assert cache.stats == Stats(talks_read=1, pages_rendered=1)
     cache.start()
     assert cache.stats == Stats()
 
 
-def test_freeze_compares_contexts_by_value_and_talks_by_identity() -> None:
-    assert _freeze({"a": [1, (2, 3)], "b": {"c": None}}) == (("a", (1, (2, 3))),
-                                                              ("b", (("c", None),)))
-
-    class Opaque:
-        pass
-
-    import pytest
-
-    from talkpages.cache import _Unhashable
-
-    with pytest.raises(_Unhashable):
-        _freeze({"x": Opaque()})
+def keys_for(make_site: MakeSite, *bodies: str, now=NOW):  # type: ignore[no-untyped-def]
+    site_dir = make_site({f"talks/t{n}.md": body for n, body in enumerate(bodies)})
+    site, problems = load_site(site_dir, LoadOptions(now=now))
+    assert site is not None, problems
+    return Keys(site, Theme.for_site(site_dir)), site
 
 
-def test_a_page_with_an_unknown_context_value_is_always_rendered() -> None:
-    cache = MemoryCache()
-    calls = []
+def test_a_page_key_changes_with_its_context_and_talks_stand_for_their_key(
+        make_site: MakeSite) -> None:
+    keys, site = keys_for(make_site, talk("A", "2019-01-01"), talk("B", "2019-02-01"))
+    first, second = site.talks
+    key = keys.page("t.html", "x/", {"talk": first, "n": [1, (2, 3)], "m": {"c": None}})
+    assert key == keys.page("t.html", "x/", {"talk": first, "n": [1, (2, 3)], "m": {"c": None}})
+    assert key != keys.page("t.html", "x/", {"talk": second, "n": [1, (2, 3)], "m": {"c": None}})
+    assert key != keys.page("t.html", "x/", {"talk": first, "n": [1, (2, 4)], "m": {"c": None}})
+    assert key != keys.page("t.html", "y/", {"talk": first, "n": [1, (2, 3)], "m": {"c": None}})
+    assert keys.page("t.html", "x/", {"x": object()}) is None  # never compared: rendered
 
-    class Site:
-        config = "c"
-        now = NOW
-        speakers: dict[str, str] = {}
 
-    cache.start()
-    for _ in range(2):
-        cache.page(Site(), "t", "u", {"x": object()},  # type: ignore[arg-type]
-                   lambda: calls.append(1))  # type: ignore[arg-type,func-returns-value]
-    assert len(calls) == 2
+def test_the_time_of_the_build_changes_only_the_keys_of_talks_it_moves(
+        make_site: MakeSite) -> None:
+    """A build without --now keeps pages whose talks did not start or end meanwhile."""
+    bodies = (talk("Past", "2019-01-01T10:00:00"), talk("Soon", "2027-01-01T10:00:00"),
+              talk("Weekly", "2026-11-01T10:00:00", 'recurrence = "FREQ=WEEKLY;COUNT=10"'))
+    before, site = keys_for(make_site, *bodies, now=NOW)
+    later, later_site = keys_for(make_site, *bodies, now=NOW + timedelta(hours=1))
+    much_later, much_site = keys_for(make_site, *bodies, now=NOW + timedelta(days=400))
+    for number in range(3):
+        assert before.state(site.talks[number]) == later.state(later_site.talks[number])
+    states = [(before.state(a), much_later.state(b)) for a, b in zip(site.talks, much_site.talks,
+                                                                     strict=True)]
+    assert [a == b for a, b in states] == [True, False, False]  # "Soon" ended, "Weekly" too
+    assert before.fragment("record", site.talks[1]) == \
+        much_later.fragment("record", much_site.talks[1])  # talks.json does not show time
+
+
+def test_a_theme_reading_the_whole_site_makes_every_page_depend_on_everything(
+        make_site: MakeSite, tmp_path: Path) -> None:
+    assert not Theme.for_site(tmp_path / "no-theme-of-its-own").reads_site_state
+    site_dir = make_site({"talks/a.md": talk("A", "2019-01-01"),
+                          "layouts/404.html": "{{ site.talks | length }} talks"})
+    assert Theme.for_site(site_dir).reads_site_state
+    first, site = keys_for(make_site, talk("A", "2019-01-01"))
+    later, _ = keys_for(make_site, talk("A", "2019-01-01"), now=NOW + timedelta(hours=1))
+    assert first.page("404.html", "404.html", {}) != later.page("404.html", "404.html", {})

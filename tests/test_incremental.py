@@ -101,8 +101,10 @@ def test_the_twin_of_the_output_is_not_inside_it(site: Path, run_cli, tmp_path: 
     build(run_cli, site, out)
     (site / "talks/a.md").write_text(talk("A2", "2019-01-01"))
     build(run_cli, site, out)
-    assert sorted(os.listdir(tmp_path)) == [".out.talkpages-previous", "out", "site"]
-    assert ".talkpages-previous" not in "".join(tree(out))
+    assert sorted(os.listdir(tmp_path)) == ["out", "site"]  # the twin is in the cache
+    twins = [p for p in (site / ".talkpages-cache" / "outputs").iterdir() if p.is_dir()]
+    assert len(twins) == 1 and (twins[0] / "a/index.html").exists()
+    assert ".talkpages-cache" not in "".join(tree(out))
 
 
 def test_a_file_removed_from_the_output_by_hand_comes_back(site: Path, run_cli,

@@ -11,7 +11,8 @@ from .diagnostics import BuildError, Diagnostic, has_errors
 from .loader import LoadOptions, load_site
 from .model import Site
 from .render import iter_outputs, render_site
-from .writer import Output, WriteStats, write_site
+from .store import DiskCache
+from .writer import Output, Staging, WriteStats
 
 
 @dataclass
@@ -50,19 +51,40 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
           cache: BuildCache | None = None, fingerprint: str = "") -> BuildResult:
     """Load, then render and write in one stream: pages go to disk as they are made.
 
-    `fingerprint`: of the inputs, recorded with the output (see fingerprint.py). The
-    output changes only when everything is written (writer.py), so an error met while
-    rendering leaves the previous site as it was."""
+    `cache`: the site's lasting cache (store.py) unless another is given; what it has
+    is not made again. `fingerprint`: of the inputs, recorded with the output (see
+    fingerprint.py). The output changes only when everything is written (writer.py),
+    and the cache only after that, so an error met while rendering leaves the previous
+    site, and what the cache knew, as they were."""
     started = time.perf_counter()
-    with use(cache or BuildCache()) as active:
-        site, diagnostics = load_site(site_dir, options)
-        result = BuildResult(diagnostics=diagnostics, site=site)
-        if site is not None:
-            try:
-                stream = iter_outputs(site, active.theme(site_dir))
-                result.written = write_site(stream, out_dir, site_dir, fingerprint)
-                active.finish()
-            except BuildError as exc:
-                result.diagnostics += exc.diagnostics
+    lasting = DiskCache.open(site_dir) if cache is None else None
+    try:
+        with use(cache or lasting or BuildCache()) as active:
+            site, diagnostics = load_site(site_dir, options)
+            result = BuildResult(diagnostics=diagnostics, site=site)
+            if site is not None:
+                try:
+                    result.written = _write(site, site_dir, out_dir, active, fingerprint)
+                    active.finish()
+                except BuildError as exc:
+                    result.diagnostics += exc.diagnostics
+    finally:
+        if lasting is not None:
+            lasting.close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _write(site: Site, site_dir: Path, out_dir: Path, active: BuildCache,
+           fingerprint: str) -> WriteStats:
+    folder = active.folder if isinstance(active, DiskCache) else None
+    staging = Staging(out_dir, site_dir, folder)
+    if isinstance(active, DiskCache):
+        active.staging = staging  # pages the output keeps need not be rendered
+    try:
+        for output in iter_outputs(site, active.theme(site_dir)):
+            staging.add(output)
+    except BaseException:
+        staging.close()
+        raise
+    return staging.commit(fingerprint)

@@ -1,51 +1,148 @@
-"""Reuse of per-talk work between builds: what a build asks of a cache.
+"""What a build may reuse: the keys that say what each result was made from, and the
+caches that keep results between builds.
 
-A build asks its cache for three things, at the three places where most of the work is:
+Every result of a build has a key, a digest of everything it was made from:
 
-- `talk(path, inputs, load)`: the Talk of one file (loader.load_site). `inputs` are
-  the values besides the file that the result depends on (slug, config, bundle files).
-- `page(site, template, url, context, render)`: one rendered page (render._page).
-  `context` is what the template is given besides the site-wide globals.
-- `theme(site_dir)`: the site's Theme (templates and assets).
+- a talk: its file (bytes and modification time), slug, bundle files and the site's
+  config (loader.py computes it, `Talk.key`);
+- a page: its template, path and context, where a talk stands for its key and for how
+  many of its occurrences are over at the build's time (all that pages show of time:
+  upcoming or past, the next date of a series); plus the site-wide inputs: the config,
+  speakers.toml, every file of the theme and talkpages' own code;
+- a fragment, a piece of many outputs made once per talk (its calendar event, its list
+  item, its talks.json record, its search row): the talk and the same site-wide inputs.
 
-`BuildCache` is the pass-through every command but `serve` uses: it does all the work
-every time and counts it, which is what the progress line of `talkpages build` shows.
-`MemoryCache` keeps results between the rebuilds of `talkpages serve`:
+The time of the build enters a page's key only through its talks, so a build without
+`--now` still reuses every page whose talks did not start or end since the last one.
+A theme whose templates read `site.now`, `site.talks`, `site.upcoming` or `site.past`
+(or use `site` whole) makes every page depend on the time and on every talk: such a
+site's pages are all rendered each time, correct and slower (theme.py finds out).
 
-- a talk is reused while its file has the same mtime, size and inode and the other
-  inputs are equal; a file changed on disk is parsed again, and nothing else is;
-- a page is reused while its template, path, context, the site's config, speakers and
-  build time, and every file of the theme are the same. Talks in a context are
-  compared by identity: an unchanged file gives the very same Talk object, so a
-  talk's page is rendered again only when it or a neighbour it links to changed.
-  A page whose context holds a value this module cannot compare is always rendered.
-  Templates are assumed to read other talks only through their context, as the
-  built-in ones do.
+The caches, all with the same questions (`known_…`) and answers (`remember_…`), so
+that the work found missing can be done in worker processes and handed back:
 
-The stages reach the cache through a context variable that `use()` sets (build.render
-does), so the loader and the renderer keep their signatures, and code that calls them
-without a cache gets the pass-through.
+- `BuildCache`: keeps nothing beyond one build (its fragments), counts the work;
+- `MemoryCache`: `talkpages serve`, everything in memory between rebuilds;
+- `store.DiskCache`: `talkpages build`, kept in the site's `.talkpages-cache/`.
+
+The stages reach the cache through a context variable that `use()` sets, so the loader
+and the renderer keep their signatures.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
+import hashlib
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import __version__
 from .diagnostics import Diagnostic
 from .model import Site, Talk
-from .theme import Theme, builtin_dir
-from .writer import Output
+from .theme import Theme
+from .writer import Output, whole
 
 TalkResult = tuple[Talk | None, list[Diagnostic]]
+
+
+def digest(*parts: str) -> str:
+    hashed = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        hashed.update(part.encode("utf-8", "surrogateescape"))
+        hashed.update(b"\0")
+    return hashed.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """talkpages' own code: another version renders differently."""
+    package = Path(__file__).resolve().parent
+    hashed = hashlib.blake2b(__version__.encode(), digest_size=16)
+    for path in sorted(package.rglob("*.py")):
+        hashed.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return hashed.hexdigest()
+
+
+class Keys:
+    """The keys of one build's pages and fragments."""
+
+    def __init__(self, site: Site, theme: Theme):
+        self.now = site.now
+        common = (repr(site.config), repr(sorted(site.speakers.items())), code_digest())
+        self.content = digest("content", *common)
+        changing: tuple[str, ...] = ()
+        if theme.reads_site_state:
+            changing = (site.now.isoformat(), *(self.state(talk) for talk in site.talks))
+        self.pages = digest("pages", *common, theme.digest, *changing)
+        # Tuples and frozen dataclasses (a group's talks) recur on many pages: frozen once.
+        self._frozen: dict[int, tuple[Any, Any]] = {}
+
+    def state(self, talk: Talk) -> str:
+        """A talk as pages see it: its key, and how many of its occurrences are over."""
+        return f"{talk.key}:{talk.ended(self.now)}"
+
+    def page(self, template: str, url: str, context: Mapping[str, Any]) -> str | None:
+        """None: the context holds a value that cannot be compared; always render."""
+        try:
+            frozen = repr(self._freeze(context))
+        except _Unhashable:
+            return None
+        return digest(self.pages, template, url, frozen)
+
+    def fragment(self, kind: str, talk: Talk) -> str:
+        if kind == "item":  # a list item shows the talk as pages do
+            return digest(self.pages, kind, self.state(talk))
+        if kind == "event":  # LAST-MODIFIED is never later than the build
+            changed = talk.lastmod or talk.modified
+            late = changed is not None and changed > self.now
+            return digest(self.content, kind, talk.key, self.now.isoformat() if late else "")
+        return digest(self.content, kind, talk.key)
+
+    def of(self, *parts: str) -> str:
+        """A key of other outputs: the feeds and the site's files."""
+        return digest(self.pages, *parts)
+
+    def _freeze(self, value: Any) -> Any:
+        """A stand-in for a context value whose repr is equal only when a page would be
+        rendered the same; a talk stands for its state."""
+        if isinstance(value, Talk):
+            return ("talk", self.state(value))
+        if value is None or isinstance(value, (str, int, float, bool, bytes, datetime)):
+            return value
+        if isinstance(value, list):
+            return tuple(self._freeze(item) for item in value)
+        if isinstance(value, Mapping):
+            return tuple((key, self._freeze(item)) for key, item in value.items())
+        immutable = isinstance(value, tuple) or (
+            dataclasses.is_dataclass(value) and not isinstance(value, type)
+            and type(value).__dataclass_params__.frozen)  # type: ignore[attr-defined]
+        if immutable:
+            known = self._frozen.get(id(value))
+            if known is not None and known[0] is value:
+                return known[1]
+        if isinstance(value, tuple):
+            frozen: Any = tuple(self._freeze(item) for item in value)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            frozen = (type(value).__name__,) + tuple(self._freeze(getattr(value, f.name))
+                                                     for f in dataclasses.fields(value))
+        else:
+            raise _Unhashable(type(value).__name__)
+        if immutable:
+            if len(value) > 16 if isinstance(value, tuple) else False:
+                frozen = digest(repr(frozen))
+            self._frozen[id(value)] = (value, frozen)  # the value kept: its id stays its own
+        return frozen
+
+
+class _Unhashable(Exception):
+    """A context value that cannot be compared safely: render the page."""
 
 
 @dataclass
@@ -67,28 +164,45 @@ class Stats:
 
 
 class BuildCache:
-    """The pass-through: every talk read, every page rendered, each counted."""
+    """Keeps nothing between builds: every talk read, every page rendered, each counted.
+    Fragments are kept for the build that makes them."""
 
-    # A cache that keeps results must see every talk and page itself; one that does not
-    # lets large sites be read and rendered in worker processes (parallel.py).
-    keeps_results = False
+    # Work may go to forked worker processes (not from serve's threads: see MemoryCache).
+    parallel = True
 
     def __init__(self) -> None:
         self.stats = Stats()
+        self._fragments: dict[str, bytes] = {}
 
     def start(self) -> None:
         """A build begins: counting starts again."""
         self.stats = Stats()
+        self._fragments = {}
 
-    def talk(self, path: Path, inputs: tuple[Any, ...],
-             load: Callable[[], TalkResult]) -> TalkResult:
+    def known_talk(self, path: Path, inputs: str) -> TalkResult | None:
+        return None
+
+    def remember_talk(self, path: Path, inputs: str, result: TalkResult) -> None:
         self.stats.talks_read += 1
-        return load()
 
-    def page(self, site: Site, template: str, url: str, context: Mapping[str, Any],
-             render: Callable[[], Output]) -> Output:
+    def known_page(self, key: str | None, path: str, origin: str) -> Output | None:
+        return None
+
+    def remember_page(self, key: str | None, output: Output) -> Output:
         self.stats.pages_rendered += 1
-        return render()
+        return output
+
+    def fragment(self, key: str) -> bytes | None:
+        return self._fragments.get(key)
+
+    def has_fragment(self, key: str) -> bool:
+        return key in self._fragments
+
+    def remember_fragment(self, key: str, data: bytes) -> None:
+        self._fragments[key] = data
+
+    def flush(self) -> None:
+        """Make what was remembered so far readable to worker processes forked next."""
 
     def theme(self, site_dir: Path) -> Theme:
         return Theme.for_site(site_dir)
@@ -116,85 +230,85 @@ def use(cache: BuildCache) -> Iterator[BuildCache]:
         _active.reset(token)
 
 
-class _Unhashable(Exception):
-    """A context value that cannot be compared safely: render the page."""
-
-
 class MemoryCache(BuildCache):
-    """Talks and pages kept in memory between the rebuilds of one `serve` session."""
+    """Talks, pages and fragments kept in memory between the rebuilds of `serve`.
 
-    keeps_results = True
+    A talk is reused while its file has the same modification time, size, inode and
+    change time and the other inputs are equal; a page or fragment while its key is."""
+
+    parallel = False  # serve builds in a thread beside its server's: no fork there
 
     def __init__(self) -> None:
         super().__init__()
         self._lock = threading.Lock()
         self._talks: dict[Path, tuple[tuple[Any, ...], TalkResult]] = {}
-        self._pages: dict[str, tuple[tuple[Any, ...], Output]] = {}
+        self._pages: dict[str, tuple[str, Output]] = {}
+        self._kept: dict[str, bytes] = {}
         self._theme: tuple[tuple[Any, ...], Theme] | None = None
-        self._site_keys: tuple[int, tuple[Any, ...]] | None = None
         self._used: set[str] = set()
 
     def start(self) -> None:
         super().start()
         self._used = set()
-        self._site_keys = None
 
-    def talk(self, path: Path, inputs: tuple[Any, ...],
-             load: Callable[[], TalkResult]) -> TalkResult:
+    def known_talk(self, path: Path, inputs: str) -> TalkResult | None:
         signature = _file_signature(path)
-        key = (signature, repr(inputs))
         with self._lock:
             kept = self._talks.get(path)
-        if signature is not None and kept is not None and kept[0] == key:
+        if signature is not None and kept is not None and kept[0] == (signature, inputs):
             self.stats.talks_reused += 1
             return kept[1]
-        result = load()
-        self.stats.talks_read += 1
+        return None
+
+    def remember_talk(self, path: Path, inputs: str, result: TalkResult) -> None:
+        super().remember_talk(path, inputs, result)
+        signature = _file_signature(path)
         if signature is not None:
             with self._lock:
-                self._talks[path] = (key, result)
-        return result
+                self._talks[path] = ((signature, inputs), result)
 
-    def page(self, site: Site, template: str, url: str, context: Mapping[str, Any],
-             render: Callable[[], Output]) -> Output:
-        try:
-            key = (self._site_key(site), template, url, _freeze(context))
-        except _Unhashable:
-            self.stats.pages_rendered += 1
-            return render()
+    def known_page(self, key: str | None, path: str, origin: str) -> Output | None:
         with self._lock:
-            self._used.add(url)
-            kept = self._pages.get(url)
-        if kept is not None and kept[0] == key:
+            self._used.add(path)
+            kept = self._pages.get(path)
+        if key is not None and kept is not None and kept[0] == key:
             self.stats.pages_reused += 1
             return kept[1]
-        output = render()
-        self.stats.pages_rendered += 1
-        with self._lock:
-            self._pages[url] = (key, output)
+        return None
+
+    def remember_page(self, key: str | None, output: Output) -> Output:
+        output = whole(super().remember_page(key, output))
+        if key is not None:
+            with self._lock:
+                self._pages[output.path] = (key, output)
         return output
+
+    def fragment(self, key: str) -> bytes | None:
+        found = self._fragments.get(key)
+        if found is None:
+            found = self._kept.get(key)
+            if found is not None:
+                self._fragments[key] = found
+        return found
+
+    def has_fragment(self, key: str) -> bool:
+        return key in self._fragments or key in self._kept
 
     def theme(self, site_dir: Path) -> Theme:
         fingerprint = _theme_fingerprint(site_dir)
         if self._theme is None or self._theme[0] != fingerprint:
             self._theme = (fingerprint, Theme.for_site(site_dir))
-            with self._lock:
-                self._pages.clear()
         return self._theme[1]
 
+    def finish(self) -> None:
+        self._kept = self._fragments  # the fragments this build used, for the next
+
     def prune(self) -> None:
-        """After a build that rendered everything: forget pages it did not ask for, and
-        talks whose file is gone."""
+        """After a build: forget pages it did not ask for, and talks whose file is gone."""
         with self._lock:
             self._pages = {url: kept for url, kept in self._pages.items() if url in self._used}
             self._talks = {path: kept for path, kept in self._talks.items() if path.exists()}
-
-    def _site_key(self, site: Site) -> tuple[Any, ...]:
-        """What every page may read besides its context: computed once per build."""
-        if self._site_keys is None or self._site_keys[0] != id(site):
-            speakers = getattr(site, "speakers", None)
-            self._site_keys = (id(site), (repr(site.config), repr(speakers), site.now))
-        return self._site_keys[1]
+        self.finish()
 
 
 def _file_signature(path: Path) -> tuple[int, int, int, int] | None:
@@ -206,27 +320,6 @@ def _file_signature(path: Path) -> tuple[int, int, int, int] | None:
 
 
 def _theme_fingerprint(site_dir: Path) -> tuple[Any, ...]:
-    files: list[tuple[str, tuple[int, int, int, int] | None]] = []
-    for folder in (site_dir / "layouts", site_dir / "assets", builtin_dir("layouts"),
-                   builtin_dir("assets")):
-        for root, dirs, names in os.walk(folder):
-            dirs.sort()
-            for name in sorted(names):
-                path = Path(root) / name
-                files.append((str(path), _file_signature(path)))
-    return tuple(files)
+    from .theme import theme_files
 
-
-def _freeze(value: Any) -> Any:
-    """A hashable stand-in for a template context value, equal only when the page
-    would be rendered the same; Talks stand for themselves (compared by identity)."""
-    if value is None or isinstance(value, (str, int, float, bool, bytes, datetime, Talk)):
-        return value
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(item) for item in value)
-    if isinstance(value, Mapping):
-        return tuple((key, _freeze(item)) for key, item in value.items())
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value),) + tuple(_freeze(getattr(value, f.name))
-                                      for f in dataclasses.fields(value))
-    raise _Unhashable(type(value).__name__)
+    return tuple((str(path), _file_signature(path)) for path in theme_files(site_dir))

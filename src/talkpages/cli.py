@@ -199,11 +199,26 @@ def _build(args: argparse.Namespace) -> int:
         return 0
     from .build import build
     from .cache import BuildCache
+    from .store import DiskCache
+    from .writer import restore
 
-    cache = BuildCache()
-    with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')} read, "
-                                  f"{plural(cache.stats.pages, 'page')} rendered"):
-        result = build(args.source, out_dir, options, cache, fingerprint)
+    cache: BuildCache = DiskCache.open(args.source) or BuildCache()
+    if isinstance(cache, DiskCache):
+        files = restore(out_dir, args.source, cache.folder, fingerprint)
+        if files is not None:
+            cache.close()
+            console.info(f"Nothing changed since the last build: {display_path(out_dir)} "
+                         f"restored from {display_path(cache.folder)} "
+                         f"({plural(files, 'file')}, "
+                         f"{(time.perf_counter() - started) * 1000:.0f} ms)")
+            return 0
+    try:
+        with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')}, "
+                                      f"{plural(cache.stats.pages, 'page')}"):
+            result = build(args.source, out_dir, options, cache, fingerprint)
+    finally:
+        if isinstance(cache, DiskCache):
+            cache.close()
     console.diagnostics(result.diagnostics)
     if not result.ok:
         console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "

@@ -35,7 +35,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 try:
     import rtoml
 except ImportError:  # pragma: no cover - a platform without its wheel
-    rtoml = None
+    rtoml = None  # type: ignore[assignment]
 
 DELIMITERS = {"+++": "toml", "---": "yaml"}
 

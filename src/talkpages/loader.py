@@ -6,7 +6,7 @@ is either a Site, or the full list of problems to show.
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import os
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -45,13 +45,7 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
         return None, problems
     talks: list[Talk] = []
     files = find_talk_files(talks_dir, problems)
-    active = cache.active()
-    if not active.keeps_results:  # no cache to fill: parse on every core
-        results = render_all(_load_job(config), files)
-        active.stats.talks_read += len(files)
-    else:
-        results = (active.talk(path, (slug, config, bundle_files), functools.partial(
-            load_talk, path, slug, config, bundle_files)) for path, slug, bundle_files in files)
+    results = _load_all(files, config)
     for talk, found in results:
         problems += found
         if talk is not None and _published(talk, options):
@@ -64,10 +58,29 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
                 speakers=speakers), problems
 
 
-def _load_job(config: Config) -> Callable[[tuple[Path, str, tuple[str, ...]]],
-                                          tuple[Talk | None, list[Diagnostic]]]:
+def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
+              ) -> list[tuple[Talk | None, list[Diagnostic]]]:
+    """The talk of every file: from the build's cache where the file and the inputs are
+    the same as when it was read, the others read (on every core for many)."""
+    active = cache.active()
+    config_key = cache.digest(repr(config))
+    inputs = [f"{slug}\0{bundle_files!r}\0{config_key}" for _, slug, bundle_files in files]
+    results = [active.known_talk(path, given)
+               for (path, _, _), given in zip(files, inputs, strict=True)]
+    missing = [number for number, result in enumerate(results) if result is None]
+    made = render_all(_load_job(config, config_key), [files[n] for n in missing],
+                      active.parallel)
+    for number, result in zip(missing, made, strict=True):
+        results[number] = result
+        active.remember_talk(files[number][0], inputs[number], result)
+    return results  # type: ignore[return-value]
+
+
+def _load_job(config: Config, config_key: str,
+              ) -> Callable[[tuple[Path, str, tuple[str, ...]]],
+                            tuple[Talk | None, list[Diagnostic]]]:
     def load(job: tuple[Path, str, tuple[str, ...]]) -> tuple[Talk | None, list[Diagnostic]]:
-        return load_talk(job[0], job[1], config, job[2])
+        return load_talk(job[0], job[1], config, job[2], config_key)
     return load
 
 
@@ -116,7 +129,9 @@ def _bundle_files(bundle: Path, problems: list[Diagnostic]) -> tuple[str, ...]:
 
 
 def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ...] = (),
-              ) -> tuple[Talk | None, list[Diagnostic]]:
+              config_key: str = "") -> tuple[Talk | None, list[Diagnostic]]:
+    """The Talk of one file, or its problems. `config_key` (the config's digest) goes
+    into the talk's key, with the file's bytes and modification time (see cache.py)."""
     try:
         stat = path.stat()
         size = stat.st_size
@@ -138,7 +153,9 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
     except FrontMatterError as exc:
         return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
-    return make_talk(fm, path, slug, config, bundle_files, modified)
+    key = cache.digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
+                       repr(bundle_files), str(int(stat.st_mtime)), config_key)
+    return make_talk(fm, path, slug, config, bundle_files, modified, key)
 
 
 def _published(talk: Talk, options: LoadOptions) -> bool:

@@ -105,6 +105,7 @@ class Talk:
     recurrence: Recurrence | None = None
     geo: tuple[float, float] | None = None  # latitude, longitude
     modified: datetime | None = None  # the file's last change, when there is no lastmod
+    key: str = ""  # a digest of all the talk is made from (the loader's; see cache.py)
 
     @property
     def url(self) -> str:
@@ -129,6 +130,10 @@ class Talk:
     def next_schedule(self, now: datetime) -> times.Schedule:
         """The occurrence to list: the first not over at `now`, else the last one."""
         return next((s for s in self.occurrences if s.end_utc > now), self.occurrences[-1])
+
+    def ended(self, now: datetime) -> int:
+        """How many occurrences are over at `now`: all that pages show of time."""
+        return sum(1 for s in self.occurrences if s.end_utc <= now)
 
     def is_upcoming(self, now: datetime) -> bool:
         """Not over yet: a talk under way still counts as upcoming."""
@@ -257,7 +262,7 @@ def is_safe_url(url: str) -> bool:
 
 def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
               bundle_files: tuple[str, ...] = (), modified: datetime | None = None,
-              ) -> tuple[Talk | None, list[Diagnostic]]:
+              key: str = "") -> tuple[Talk | None, list[Diagnostic]]:
     """A Talk, or None and every problem of the file (all fields are read first)."""
     f = _Fields(fm, path)
     title = f.text("title")
@@ -284,7 +289,7 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
     params = {k: v for k, v in fm.data.items()
               if k.lower() not in KNOWN_KEYS and not k.lower().startswith("url_")}
     talk = Talk(source=path, title=title, schedule=schedule, body=fm.body, params=params,
-                bundle_files=bundle_files, **values)  # type: ignore[arg-type]
+                bundle_files=bundle_files, key=key, **values)  # type: ignore[arg-type]
     return talk, f.problems
 
 

@@ -13,13 +13,14 @@ context; render.py turns them into HTML.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
 from markupsafe import Markup
 
-from . import embeds, jsonld, taxonomy
+from . import cache, embeds, jsonld, taxonomy
+from .cache import Keys
 from .model import Site, Talk
 from .taxonomy import Group
 from .theme import Theme
@@ -85,8 +86,9 @@ def list_pages(site: Site, existing: set[str]) -> list[PageSpec]:
             base = f"{kind}s/{quote(group.slug)}/"
             feed = f"{kind}s/{group.slug}/calendar.ics"
             talks = sorted(group.talks, key=lambda t: position[id(t)])
+            # The group without its talks: a page shows (and so depends on) its own.
             specs += _paginated(site, "list.html", base, f"the {kind} page of {group.name!r}",
-                                talks, {"kind": kind, "group": group,
+                                talks, {"kind": kind, "group": replace(group, talks=()),
                                         "heading": HEADINGS[kind].format(group.name),
                                         "feed": quote(feed) if feed in existing else None})
     return specs
@@ -115,19 +117,30 @@ def _overview(groups: Iterable[Group], base: str, title: str, kind: str) -> list
                      {"heading": title, "kind": kind, "terms": terms})]
 
 
-def filters(site: Site, theme: Theme) -> dict[str, Callable[..., Any]]:
+# A talk's list item is made once, with this where the path to the site root goes, and
+# shown on the index, its year, tags and speakers alike (control characters never reach
+# a talk's text, so no field can spell it).
+ROOT_MARK = "\x00root\x00"
+
+
+def item(theme: Theme, talk: Talk) -> bytes:
+    """A talk's list item (partials/talk_item.html), with ROOT_MARK for the root."""
+    macro = theme.env.get_template("partials/talk_item.html").module.talk_item  # type: ignore[attr-defined]
+    return str(macro(talk, ROOT_MARK)).encode()
+
+
+def filters(site: Site, theme: Theme, keys: Keys) -> dict[str, Callable[..., Any]]:
     """The template filters of the pages (see the README's Themes section)."""
     config = site.config
-    items: dict[tuple[int, str], Markup] = {}
+    active = cache.active()
 
     def item_html(talk: Talk, root: str) -> Markup:
-        """A talk's list item (partials/talk_item.html), rendered once per page depth:
-        a talk is listed on the index, its year, tags and speakers alike."""
-        key = (id(talk), root)
-        if key not in items:
-            macro = theme.env.get_template("partials/talk_item.html").module.talk_item  # type: ignore[attr-defined]
-            items[key] = Markup(macro(talk, root))
-        return items[key]
+        key = keys.fragment("item", talk)
+        data = active.fragment(key)
+        if data is None:
+            data = item(theme, talk)
+            active.remember_fragment(key, data)
+        return Markup(data.decode().replace(ROOT_MARK, root))
 
     paths: dict[str, str] = {}
     names: dict[str, str] = {}
@@ -154,4 +167,10 @@ def filters(site: Site, theme: Theme) -> dict[str, Callable[..., Any]]:
         "plain": jsonld.plain,
         "image_url": lambda talk: config.absolute_url(talk.url + quote(talk.image.file))
         if talk.image and talk.image.file else "",
+        "next_schedule": lambda talk: talk.next_schedule(site.now),
     }
+
+
+def tests(site: Site) -> dict[str, Callable[..., bool]]:
+    """The template tests: `occurrence is over` (ended at the time of the build)."""
+    return {"over": lambda schedule: bool(schedule.end_utc <= site.now)}

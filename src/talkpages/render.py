@@ -1,8 +1,16 @@
-"""Pure rendering: a Site and a Theme in, a list of Outputs (path, bytes) out.
+"""Pure rendering: a Site and a Theme in, a stream of Outputs (path, bytes) out.
 
 Pages use relative links (`../my-talk/`), so a site works from any sub-path of its
 base_url (GitHub Pages project sites) and from a local server alike. Absolute URLs
 appear only where the web wants them: canonical links, feeds and the sitemap.
+
+The work of a talk is one job: its page and the fragments that lists and feeds are
+made of (its list item, calendar event, talks.json record and search row). Jobs run on
+every core for a large site, and only for what the build's cache does not have (see
+cache.py). Lists, feeds, talks.json and search.json are assembled from fragments, the
+large ones as a stream of chunks. An output whose key is the same as in the previous
+build, with bytes the writer still has, comes back as kept (its digest alone) and is
+not made at all.
 """
 
 from __future__ import annotations
@@ -10,7 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -19,68 +27,55 @@ import jinja2
 from markupsafe import Markup
 
 from . import __version__, cache, formatting, ical, markup, pages, sitefiles, taxonomy
+from .cache import BuildCache, Keys
 from .diagnostics import BuildError, Diagnostic
 from .model import Site, Talk
 from .parallel import render_all as parallel_render
 from .theme import Theme
-from .writer import Output
+from .writer import Output, whole
 
 FEED_PATH = "calendar.ics"
+FRAGMENTS = ("item", "event", "record", "row")
 
 
 def render_site(site: Site, theme: Theme) -> list[Output]:
-    return list(iter_outputs(site, theme))
+    """Every output, whole, in memory (check, serve, tests)."""
+    return [whole(output) for output in iter_outputs(site, theme)]
 
 
 def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
     """Every output of the site, one at a time: the writer stores each as it comes, so
     a build never holds all of a large site's pages in memory."""
     env = theme.env
+    keys = Keys(site, theme)
+    active = cache.active()
     env.globals.update(site=site, config=site.config, version=__version__,
                        feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
     env.filters.update(_filters(site))
-    env.filters.update(pages.filters(site, theme))
+    env.filters.update(pages.filters(site, theme, keys))
+    env.tests.update(pages.tests(site))
+    work = _Work(site, theme, keys, active)
     written: set[str] = set()
-    pages_written: list[str] = []
 
-    def emit(output: Output) -> Output:
-        written.add(output.path)
-        if output.path.endswith("index.html"):
-            pages_written.append(output.path.removesuffix("index.html"))
-        return output
+    def emit(outputs: Iterable[Output]) -> Iterator[Output]:
+        for output in outputs:
+            written.add(output.path)
+            yield output
 
-    talks = list(site.talks)
-    # Pages render on every core when the build has no cache of its own to fill.
-    parallel = not cache.active().keeps_results
-
-    def render(spec: pages.PageSpec) -> Output:
-        return _page(env, spec.template, spec.url, spec.origin, **spec.context)
-
-    talk_pages = [pages.PageSpec("talk.html", talk.url, talk.source.as_posix(), {
-        "talk": talk, "previous": talks[index - 1] if index > 0 else None,
-        "next": talks[index + 1] if index + 1 < len(talks) else None})
-        for index, talk in enumerate(talks)]
-    for output in parallel_render(render, talk_pages, parallel):
-        yield emit(output)
-    for talk in talks:
+    yield from emit(work.talks())
+    for talk in site.talks:
         for name in talk.bundle_files:
-            yield emit(Output(f"{talk.url}{name}", source=talk.source.parent / name,
-                              origin=str(talk.source)))
-    yield emit(_page(env, "404.html", "404.html", "the 404 page"))
-    for output in feed_outputs(site):
-        yield emit(output)
+            yield from emit([Output(f"{talk.url}{name}", source=talk.source.parent / name,
+                                    origin=str(talk.source))])
+    yield from emit(work.pages([pages.PageSpec("404.html", "404.html", "the 404 page")]))
+    yield from emit(work.feeds())
     # List pages come after the feeds: they link the per-tag and per-speaker feeds there are.
-    for output in parallel_render(render, pages.list_pages(site, set(written)), parallel):
-        yield emit(output)
-    yield Output("sitemap.xml", sitefiles.sitemap(site, sorted(pages_written, key=_depth)),
-                 origin="the sitemap")
+    yield from emit(work.pages(pages.list_pages(site, set(written))))
+    sitemap = sorted((p.removesuffix("index.html") for p in written
+                      if p.endswith("index.html")), key=_depth)
+    yield Output("sitemap.xml", sitefiles.sitemap(site, sitemap), origin="the sitemap")
     yield Output("robots.txt", sitefiles.robots(site), origin="robots.txt")
-    yield Output("feed.xml", sitefiles.atom(site), origin="the Atom feed")
-    yield Output("talks.json", sitefiles.talks_json(site, {
-        "calendar": site.config.absolute_url(FEED_PATH),
-        "atom": site.config.absolute_url("feed.xml")}), origin="talks.json")
-    yield Output("search.json", sitefiles.search_index(site, site.upcoming + site.past),
-                 origin="the search index")
+    yield from work.site_files()
     for name, path in theme.assets.items():
         yield Output(f"assets/{theme.published_name(name)}", source=path, origin=str(path))
     for name, path in theme.assets.items():
@@ -88,23 +83,143 @@ def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
             yield Output(name, source=path, origin=str(path))
 
 
-def feed_outputs(site: Site) -> Iterator[Output]:
-    """The site's feed, one per tag and per speaker, and the one-event file of every talk."""
-    feeds = ical.Feeds(site)
-    config = site.config
-    yield Output(FEED_PATH, feeds.calendar(site.talks, name=config.feed_name, path=FEED_PATH,
-                                           description=config.description),
-                 origin="the calendar feed")
-    for kind, groups in (("tags", taxonomy.by_tag(site)),
-                         ("speakers", taxonomy.by_speaker(site))):
-        for group in groups:
-            path = f"{kind}/{group.slug}/{FEED_PATH}"
-            label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
-            yield Output(path, feeds.calendar(
-                group.talks, name=f"{config.feed_name}: {group.name}", path=path,
-                description=f"Talks {label} on {config.title}"), origin=f"the feed {path}")
-    for talk in site.talks:
-        yield Output(event_file(talk), feeds.single(talk), origin=str(talk.source))
+class _Work:
+    """One build's rendering: what the cache has is kept, the rest made (in parallel)."""
+
+    def __init__(self, site: Site, theme: Theme, keys: Keys, active: BuildCache):
+        self.site, self.theme, self.keys, self.active = site, theme, keys, active
+        self.talks_ = list(site.talks)
+        self.makers: dict[str, Callable[[Talk], bytes]] = {
+            "item": lambda talk: pages.item(theme, talk),
+            "event": lambda talk: ical.event_bytes(site, talk),
+            "record": lambda talk: sitefiles.record(site, talk),
+            "row": lambda talk: sitefiles.search_row(site, talk)}
+        self.calendars = ical.Feeds(site, lambda talk: self.fragment("event", talk))
+
+    def fragment(self, kind: str, talk: Talk) -> bytes:
+        key = self.keys.fragment(kind, talk)
+        data = self.active.fragment(key)
+        if data is None:
+            data = self.makers[kind](talk)
+            self.active.remember_fragment(key, data)
+        return data
+
+    def kept(self, key: str | None, path: str, origin: str,
+             make: Callable[[], Output]) -> Output:
+        found = self.active.known_page(key, path, origin)
+        return found if found is not None else self.active.remember_page(key, make())
+
+    def talks(self) -> Iterator[Output]:
+        """Each talk's page, and the fragments of it the build's cache lacks."""
+        talks, keys, active = self.talks_, self.keys, self.active
+        jobs: list[tuple[int, str | None, bool, tuple[str, ...]]] = []
+        for number, talk in enumerate(talks):
+            context = self._neighbours(number)
+            key = keys.page("talk.html", talk.url, context)
+            kept = active.known_page(key, page_path(talk.url), str(talk.source))
+            if kept is not None:
+                yield kept
+            missing = tuple(kind for kind in FRAGMENTS
+                            if not active.has_fragment(keys.fragment(kind, talk)))
+            if kept is None or missing:
+                jobs.append((number, key, kept is None, missing))
+
+        def make(job: tuple[int, str | None, bool, tuple[str, ...]],
+                 ) -> tuple[Output | None, dict[str, bytes]]:
+            number, _, page, kinds = job
+            talk = talks[number]
+            output = _render_page(self.theme.env, "talk.html", talk.url, str(talk.source),
+                                  **self._neighbours(number)) if page else None
+            return output, {kind: self.makers[kind](talk) for kind in kinds}
+
+        for job, (output, made) in zip(jobs, parallel_render(make, jobs, active.parallel),
+                                       strict=True):
+            for kind, data in made.items():
+                active.remember_fragment(keys.fragment(kind, talks[job[0]]), data)
+            if output is not None:
+                yield active.remember_page(job[1], output)
+
+    def _neighbours(self, number: int) -> dict[str, Any]:
+        talks = self.talks_
+        return {"talk": talks[number], "previous": talks[number - 1] if number > 0 else None,
+                "next": talks[number + 1] if number + 1 < len(talks) else None}
+
+    def pages(self, specs: list[pages.PageSpec]) -> Iterator[Output]:
+        """Pages of templates and contexts: kept, or rendered (in parallel)."""
+        jobs = []
+        for spec in specs:
+            key = self.keys.page(spec.template, spec.url, spec.context)
+            kept = self.active.known_page(key, page_path(spec.url), spec.origin)
+            if kept is not None:
+                yield kept
+            else:
+                jobs.append((spec, key))
+        self.active.flush()  # workers read the fragments made so far
+
+        def make(spec: pages.PageSpec) -> Output:
+            return _render_page(self.theme.env, spec.template, spec.url, spec.origin,
+                                **spec.context)
+
+        rendered = parallel_render(make, [spec for spec, _ in jobs], self.active.parallel)
+        for (_, key), output in zip(jobs, rendered, strict=True):
+            yield self.active.remember_page(key, output)
+
+    def feeds(self) -> Iterator[Output]:
+        """The site's feed, one per tag and per speaker, and each talk's own .ics."""
+        site, config = self.site, self.site.config
+        yield self._feed(FEED_PATH, site.talks, config.feed_name, config.description,
+                         "the calendar feed")
+        for kind, groups in (("tags", taxonomy.by_tag(site)),
+                             ("speakers", taxonomy.by_speaker(site))):
+            for group in groups:
+                path = f"{kind}/{group.slug}/{FEED_PATH}"
+                label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
+                yield self._feed(path, group.talks, f"{config.feed_name}: {group.name}",
+                                 f"Talks {label} on {config.title}", f"the feed {path}")
+        now = site.now.isoformat()
+        for talk in self.talks_:
+            zones = self._zones([talk])
+            key = self.keys.of("event file", now, zones, self.keys.fragment("event", talk))
+            yield self.kept(key, event_file(talk), str(talk.source), self._event_file(talk))
+
+    def _event_file(self, talk: Talk) -> Callable[[], Output]:
+        return lambda: Output(event_file(talk), self.calendars.single(talk),
+                              origin=str(talk.source))
+
+    def _feed(self, path: str, talks: Iterable[Talk], name: str, description: str,
+              origin: str) -> Output:
+        talks = list(talks)
+        key = self.keys.of("feed", path, name, description, self.site.now.isoformat(),
+                           self._zones(talks),
+                           *(self.keys.fragment("event", talk) for talk in talks))
+        return self.kept(key, path, origin, lambda: Output(path, chunks=self.calendars.calendar(
+            talks, name=name, path=path, description=description), origin=origin))
+
+    def _zones(self, talks: list[Talk]) -> str:
+        """The VTIMEZONEs a feed of these talks carries (they cover the site's years)."""
+        years = self.calendars.years
+        return repr([(zone, years.get(zone)) for zone in self.calendars.zones(talks)])
+
+    def site_files(self) -> Iterator[Output]:
+        site, keys = self.site, self.keys
+        now = site.now.isoformat()
+        newest = sorted(site.talks, key=lambda t: t.sort_key, reverse=True)[:sitefiles.FEED_LIMIT]
+        yield self.kept(keys.of("feed.xml", now, *map(keys.state, newest)), "feed.xml",
+                        "the Atom feed", lambda: Output("feed.xml", sitefiles.atom(site),
+                                                        origin="the Atom feed"))
+        records = [keys.fragment("record", talk) for talk in self.talks_]
+        urls = {"calendar": site.config.absolute_url(FEED_PATH),
+                "atom": site.config.absolute_url("feed.xml")}
+        yield self.kept(keys.of("talks.json", now, *records), "talks.json", "talks.json",
+                        lambda: Output("talks.json", chunks=sitefiles.talks_json(site, urls, (
+                            self.fragment("record", talk) for talk in self.talks_)),
+                            origin="talks.json"))
+        listed = site.upcoming + site.past
+        rows = [keys.fragment("row", talk) for talk in listed]
+        yield self.kept(keys.of("search.json", *rows), "search.json", "the search index",
+                        lambda: Output("search.json", chunks=sitefiles.search_index(
+                            self.fragment("row", talk) for talk in listed),
+                            origin="the search index"))
 
 
 def event_file(talk: Talk) -> str:
@@ -112,12 +227,9 @@ def event_file(talk: Talk) -> str:
     return f"{talk.url}{talk.slug}.ics"
 
 
-def _page(env: jinja2.Environment, template: str, url: str, origin: str,
-          **context: Any) -> Output:
-    """One page, from the build's cache when nothing it depends on changed (cache.py)."""
-    site: Site = env.globals["site"]  # type: ignore[assignment]
-    return cache.active().page(site, template, url, context, lambda: _render_page(
-        env, template, url, origin, **context))
+def page_path(url: str) -> str:
+    """The file of a page at `url` (`my-talk/` -> `my-talk/index.html`)."""
+    return url + "index.html" if url == "" or url.endswith("/") else url
 
 
 def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
@@ -125,7 +237,6 @@ def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
     """Render one page; `url` is its path from the site root (`my-talk/`, `404.html`)."""
     depth = url.count("/")
     root = "../" * depth if depth else "./"
-    path = url + "index.html" if url == "" or url.endswith("/") else url
     if template == "404.html":
         root = "/" + _base_path(env)  # served for any missing path, so links are absolute
     try:
@@ -135,7 +246,7 @@ def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
                                      "template syntax error", exc.lineno)]) from None
     except jinja2.TemplateError as exc:
         raise BuildError([_template_error(exc, origin)]) from None
-    return Output(path, html.encode("utf-8"), origin=origin)
+    return Output(page_path(url), html.encode("utf-8"), origin=origin)
 
 
 def _base_path(env: jinja2.Environment) -> str:

@@ -13,7 +13,7 @@ search.json. Pure: a Site (and the pages rendered) in, bytes out.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime, timezone
 from typing import Any
 from urllib.parse import quote, urljoin
@@ -154,27 +154,55 @@ def talk_record(site: Site, talk: Talk,
     }
 
 
-def talks_json(site: Site, feeds: dict[str, str]) -> bytes:
+def record(site: Site, talk: Talk) -> bytes:
+    """A talk's entry of talks.json (a fragment the build's cache keeps)."""
+    return json.dumps(talk_record(site, talk, _speaker(site)), ensure_ascii=False,
+                      separators=(",", ":"), default=_json_value).encode()
+
+
+def talks_json(site: Site, feeds: dict[str, str], records: Iterable[bytes]) -> Iterator[bytes]:
+    """The site's fields, then `talks`: the records, in the site's order."""
     config = site.config
-    speakers: dict[str, tuple[str, str]] = {}
-
-    def speaker(author: str) -> tuple[str, str]:
-        if author not in speakers:
-            speakers[author] = (taxonomy.speaker_name(site, author),
-                                taxonomy.speaker_path(site, author))
-        return speakers[author]
-
-    data = {"title": config.title, "description": config.description,
-            "url": config.base_url, "language": config.language,
-            "generated": _stamp(site.now), "feeds": feeds,
-            "talks": [talk_record(site, t, speaker) for t in site.talks]}
-    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_json_value)
-            + "\n").encode()
+    head = json.dumps({"title": config.title, "description": config.description,
+                       "url": config.base_url, "language": config.language,
+                       "generated": _stamp(site.now), "feeds": feeds},
+                      ensure_ascii=False, separators=(",", ":"))
+    yield head[:-1].encode() + b',"talks":['
+    yield from _joined(records)
+    yield b"]}\n"
 
 
-def search_index(site: Site, talks: Iterable[Talk]) -> bytes:
-    """[path, title, day, speakers, event, location, tags, status] per talk, in list order."""
-    rows = [[url_path(t.url), t.title, formatting.short_when(t.schedule),
-             ", ".join(taxonomy.speaker_name(site, a) for a in t.authors), t.event,
-             t.location, ", ".join(t.tags), taxonomy.status(t)] for t in talks]
-    return json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode()
+def search_row(site: Site, talk: Talk) -> bytes:
+    """[path, title, day, speakers, event, location, tags, status]: what the index's
+    filter searches (a fragment the build's cache keeps)."""
+    name = _speaker(site)
+    return json.dumps([url_path(talk.url), talk.title, formatting.short_when(talk.schedule),
+                       ", ".join(name(a)[0] for a in talk.authors), talk.event,
+                       talk.location, ", ".join(talk.tags), taxonomy.status(talk)],
+                      ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def search_index(rows: Iterable[bytes]) -> Iterator[bytes]:
+    """The rows of the talks in the order of the index (upcoming, then past)."""
+    yield b"["
+    yield from _joined(rows)
+    yield b"]"
+
+
+def _joined(parts: Iterable[bytes]) -> Iterator[bytes]:
+    """`b",".join(parts)` in batches, never all of a large site at once."""
+    batch: list[bytes] = []
+    first = True
+    for part in parts:
+        batch.append(part)
+        if len(batch) == 256:
+            yield (b"" if first else b",") + b",".join(batch)
+            batch, first = [], False
+    if batch:
+        yield (b"" if first else b",") + b",".join(batch)
+
+
+def _speaker(site: Site) -> Callable[[str], tuple[str, str]]:
+    """A speaker's (name, path)."""
+    return lambda author: (taxonomy.speaker_name(site, author),
+                           taxonomy.speaker_path(site, author))

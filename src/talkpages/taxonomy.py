@@ -47,7 +47,7 @@ def _hashed(text: str) -> str:
 
 def speaker_name(site: Site, author: str) -> str:
     """The name to show for an entry of `authors`."""
-    entry = _speakers(site).get(author)
+    entry = (getattr(site, "speakers", None) or {}).get(author)
     return entry.name if entry else author
 
 
@@ -58,7 +58,12 @@ def tag_path(tag: str) -> str:
 
 
 def speaker_path(site: Site, author: str) -> str:
-    return f"speakers/{quote(speaker_slug(speaker_name(site, author)))}/"
+    return _speaker_path(speaker_name(site, author))
+
+
+@lru_cache(maxsize=65536)
+def _speaker_path(name: str) -> str:
+    return f"speakers/{quote(speaker_slug(name))}/"
 
 
 def year_of(talk: Talk) -> int:

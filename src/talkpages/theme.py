@@ -13,12 +13,17 @@ still never serve a stale one; templates name them through the `asset` filter.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
+from jinja2 import nodes
 
 _PACKAGE = Path(__file__).resolve().parent
+# What templates may read of `site` without making every page depend on every talk and
+# on the time of the build (cache.py): both are part of every page's key.
+SITE_KEYED = frozenset({"config", "speakers"})
 
 
 def builtin_dir(kind: str) -> Path:
@@ -29,11 +34,24 @@ def builtin_dir(kind: str) -> Path:
     return _PACKAGE.parent.parent / kind  # a source checkout, or an editable install
 
 
+def theme_files(site_dir: Path) -> list[Path]:
+    """Every file of the theme, the site's and the built-in one."""
+    files = []
+    for folder in (site_dir / "layouts", site_dir / "assets", builtin_dir("layouts"),
+                   builtin_dir("assets")):
+        for root, dirs, names in os.walk(folder):
+            dirs.sort()
+            files += [Path(root) / name for name in sorted(names)]
+    return files
+
+
 @dataclass(frozen=True)
 class Theme:
     env: jinja2.Environment
     assets: dict[str, Path]  # name (POSIX, relative to assets/) -> file
     published: dict[str, str] = field(default_factory=dict)  # name -> hashed name, CSS/JS
+    digest: str = ""  # of every file of the theme
+    reads_site_state: bool = False  # a template reads site.now, site.talks… (see cache.py)
 
     def published_name(self, name: str) -> str:
         """The name an asset is written under: hashed for CSS and JS, else as it is."""
@@ -49,6 +67,7 @@ class Theme:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            auto_reload=False,  # a Theme lives for one build, or until serve sees a change
         )
         assets: dict[str, Path] = {}
         for folder in (builtin_dir("assets"), site_dir / "assets"):
@@ -58,7 +77,31 @@ class Theme:
                         assets[path.relative_to(folder).as_posix()] = path
         published = {name: hashed_name(name, path.read_bytes()) for name, path in assets.items()
                      if name.endswith(HASHED_SUFFIXES)}
-        return cls(env=env, assets=assets, published=published)
+        digest = hashlib.blake2b(digest_size=16)
+        for path in theme_files(site_dir):
+            digest.update(f"{path}\0".encode("utf-8", "surrogateescape"))
+            digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
+        return cls(env=env, assets=assets, published=published, digest=digest.hexdigest(),
+                   reads_site_state=_reads_site_state(env))
+
+
+def _reads_site_state(env: jinja2.Environment) -> bool:
+    """Does a template read more of `site` than its config and speakers? A template
+    that cannot be parsed counts as reading everything (its error comes when rendered)."""
+    assert env.loader is not None
+    for name in env.list_templates():
+        try:
+            source = env.loader.get_source(env, name)[0]
+            tree = env.parse(source)
+        except (jinja2.TemplateError, OSError, UnicodeDecodeError):
+            return True
+        keyed = {id(node.node) for node in tree.find_all(nodes.Getattr)
+                 if isinstance(node.node, nodes.Name) and node.node.name == "site"
+                 and node.attr in SITE_KEYED}
+        if any(node.name == "site" and id(node) not in keyed
+               for node in tree.find_all(nodes.Name)):
+            return True
+    return False
 
 
 HASHED_SUFFIXES = (".css", ".js", ".mjs")

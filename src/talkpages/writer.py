@@ -1,27 +1,58 @@
 """The only code that touches the output folder.
 
-The new site is prepared beside the output and swapped in only when every file is
-written, so a failed or interrupted build leaves the previous site as it was (see
-`write_site`). The output folder is talkpages' own: it carries a marker file, and a
-folder without one is replaced only when it is empty. Every output path is checked:
-relative, no `..`, nothing written twice.
+The new site is assembled in a folder of its own and put in place only when every file
+is written, so a failed or interrupted build leaves the previous site as it was. Every
+output path is checked: relative, no `..`, nothing written twice. The output folder is
+talkpages' own: it carries a marker file listing its files, and a folder without one is
+replaced only when it is empty.
+
+Writing only what changed: the previous site is kept as a twin of the output, in the
+site's cache folder (`.talkpages-cache/outputs/<id>/`, or beside the output when that is
+on another file system), sharing every unchanged file with the output by a hard link.
+
+- The output folder exists: the twin is brought to the new site (a file with the right
+  bytes stays, one the output has is hard-linked from there, any other is written, and
+  files no output names are removed), then the two folders are exchanged in one step
+  (Linux's renameat2 RENAME_EXCHANGE; three renames elsewhere). The twin now holds the
+  previous site, ready for the next build.
+- The output folder is gone (deleted by hand, a fresh checkout with a restored cache):
+  the new site is assembled beside it from hard links to the twin and new files, then
+  renamed into place; the twin stays as it was.
+
+What may be reused is decided by a record signed with the user's key (signed.py), never
+by what happens to be on disk: it lists every file of both folders with its digest,
+size, modification time and inode, and a file is reused only while all four still hold.
+A twin that came from elsewhere is not trusted, and a file of the output edited in place
+or checked out again by git is written anew. A file is never opened for writing if it
+exists: it is removed first and created (O_EXCL), so a change can never reach the other
+folder through a shared hard link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
+from . import signed
 from .diagnostics import BuildError, Diagnostic
 
 MARKER = ".talkpages-output"
+DIRTY = ".talkpages-dirty"
+NEW_SUFFIX = ".talkpages-new"
+TWIN_SUFFIX = ".talkpages-previous"
+RECORD_FORMAT = 1
+
+Entry = tuple[str, int, int, int]  # digest, size, mtime_ns, inode
 
 
 @dataclass(frozen=True)
@@ -30,7 +61,28 @@ class Output:
     data: bytes | None = None
     source: Path | None = None  # a file to copy when there are no bytes
     origin: str = ""  # what made it, for messages
-    digest: str = ""  # of the bytes, when the renderer knows it already (from its cache)
+    digest: str = ""  # of the bytes, when known already; alone: "the same bytes as before"
+    chunks: Iterable[bytes] | None = field(default=None, compare=False)  # streamed bytes
+
+
+def whole(output: Output) -> Output:
+    """An output with its bytes in `data`, however it was made."""
+    if output.chunks is None:
+        return output
+    return Output(output.path, b"".join(output.chunks), origin=output.origin,
+                  digest=output.digest)
+
+
+def digest_bytes(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def digest_file(path: Path) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def check_outputs(outputs: Iterable[Output]) -> list[Diagnostic]:
@@ -50,7 +102,8 @@ class _Checker:
     def check(self, output: Output) -> bool:
         path = PurePosixPath(output.path)
         if (not output.path or path.is_absolute() or ".." in path.parts
-                or "\\" in output.path or "\x00" in output.path):
+                or "\\" in output.path or "\x00" in output.path
+                or output.path.startswith(".talkpages")):
             self.problems.append(Diagnostic(None, f"refusing to write {output.path!r} (from "
                                             f"{output.origin}): outside the output folder"))
             return False
@@ -85,90 +138,346 @@ def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
     return []
 
 
-def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
-               fingerprint: str = "") -> WriteStats:
-    """Make `out_dir` hold exactly `outputs`, in one atomic step.
-
-    The new site is prepared in a private twin of the output folder, `.<name>.talkpages-
-    previous` beside it, which holds the site of the build before. Only what differs
-    from it is written: a file the current output already has with the same bytes is
-    hard-linked from there, a file neither has is written, a file no output names is
-    removed. Then the twin and the output are exchanged (renameat2 RENAME_EXCHANGE on
-    Linux): the output is the new site, whole, and the twin the previous one, ready for
-    the next build. A build that fails or is killed before the exchange leaves the
-    output as it was; a twin left half-prepared is marked dirty and rebuilt next time.
-    `outputs` may be a generator: each output is written as it comes, and none is kept.
-    """
-    problems = check_out_dir(out_dir, site_dir)
-    if problems:
-        raise BuildError(problems)
-    parent = out_dir.resolve().parent
-    stats = WriteStats()
-    checker = _Checker()
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        _remove_leftovers(parent, out_dir.name)
-        twin = parent / f".{out_dir.name}{TWIN_SUFFIX}"
-        current = read_manifest(out_dir)
-        base = None if (twin / DIRTY).exists() else read_manifest(twin, strict=True)
-        if base is None:
-            base = _fresh_twin(twin, out_dir, current)
-        (twin / DIRTY).touch()
-        files: dict[str, str] = {}
-        made: set[Path] = set()
-        for output in outputs:
-            if not checker.check(output):
-                continue
-            digest = files[output.path] = output.digest or _digest(output)
-            stats.paths.append(output.path)
-            if base.get(output.path) == digest:
-                stats.kept += 1
-                continue
-            target = twin / output.path
-            _unlink(target)
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
-            if current.get(output.path) == digest and _link(out_dir / output.path, target):
-                stats.kept += 1
-            elif output.data is not None:
-                target.write_bytes(output.data)
-                stats.written += 1
-            elif output.source is not None:
-                shutil.copyfile(output.source, target)
-                stats.written += 1
-        if checker.problems:
-            raise BuildError(checker.problems)
-        for gone in sorted(base.keys() - files.keys()):
-            _unlink(twin / gone)
-            _prune(twin, PurePosixPath(gone).parent)
-            stats.removed += 1
-        _write_manifest(twin, files, fingerprint)
-        (twin / DIRTY).unlink()
-        if out_dir.exists():
-            _exchange_or_rename(twin, out_dir)
-        else:  # the next build makes a new twin, if it needs one
-            twin.rename(out_dir)
-    except OSError as exc:
-        raise BuildError([Diagnostic(out_dir, f"cannot write the site: {exc}")]) from None
-    return stats
-
-
 @dataclass
 class WriteStats:
     written: int = 0  # files whose bytes were written
-    kept: int = 0  # files that were already right
+    kept: int = 0  # files that were already right, or hard-linked from the other folder
     removed: int = 0  # files of the previous build no output names any more
     paths: list[str] = field(default_factory=list)  # every file of the site
 
 
-TWIN_SUFFIX = ".talkpages-previous"
-DIRTY = ".talkpages-dirty"
+class Staging:
+    """One build's new site, assembled beside the output: `has` tells the renderer what
+    it need not render, `add` takes each output, `commit` puts the site in place.
+
+    `cache_dir`: the site's cache folder, for the twin and the record; None: every file
+    is written and nothing is kept for the next build."""
+
+    def __init__(self, out_dir: Path, site_dir: Path, cache_dir: Path | None = None):
+        problems = check_out_dir(out_dir, site_dir)
+        if problems:
+            raise BuildError(problems)
+        self.out = Path(os.path.abspath(out_dir))
+        self.stats = WriteStats()
+        self._checker = _Checker()
+        self._files: dict[str, str] = {}  # the new site: path -> digest
+        self._entries: dict[str, Entry] = {}  # the new site's files, for the record
+        self._made: set[str] = {""}
+        try:
+            self._open(cache_dir)
+        except OSError as exc:
+            raise BuildError([Diagnostic(out_dir, f"cannot write the site: {exc}")]) from None
+
+    def _open(self, cache_dir: Path | None) -> None:
+        parent = self.out.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        for leftover in parent.glob(f".{self.out.name}{NEW_SUFFIX}*"):  # of a killed build
+            shutil.rmtree(leftover, ignore_errors=True)
+        self._record_path, self.twin, record = _record(self.out, cache_dir)
+        twin_files = record.get("twin") if self.twin.is_dir() \
+            and not (self.twin / DIRTY).exists() else None
+        out_files = record.get("output", {}) if (self.out / MARKER).exists() else {}
+        self._in_place: dict[str, Entry] = {}
+        self._lendable: dict[str, Entry] = {}
+        self._fingerprints = record.get("fingerprints", {})
+        self._next_twin: dict[str, Entry] = {}  # the record of the twin after this build
+        self._next_twin_fingerprint = ""
+        beside = parent / f".{self.out.name}{NEW_SUFFIX}-{secrets.token_hex(4)}"
+        if self._record_path is None:  # no cache: assembled beside, nothing kept
+            self.mode, self.target, self._source = "replace", beside, self.out
+        elif self.out.is_dir():  # the twin becomes the new site; the output lends its files
+            self.mode, self.target, self._source = "exchange", self.twin, self.out
+            self._in_place, self._lendable = twin_files or {}, out_files
+            self._next_twin = out_files
+            self._next_twin_fingerprint = self._fingerprints.get("output", "")
+        elif twin_files:  # assembled beside from the twin's files; the twin stays
+            self.mode, self.target, self._source = "beside", beside, self.twin
+            self._lendable = self._next_twin = twin_files
+            self._next_twin_fingerprint = self._fingerprints.get("twin", "")
+        else:  # assembled as the twin, then the output made of links to it
+            self.mode, self.target, self._source = "copy", self.twin, self.twin
+        if self.target == self.twin and not self._in_place:  # files it holds are unknown
+            self._discard(self.twin)
+        self.target.mkdir(parents=True, exist_ok=True)
+        (self.target / DIRTY).touch()
+        self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
+        self._source_fd = os.open(self._source, os.O_RDONLY | os.O_DIRECTORY) \
+            if self._lendable else -1
+
+    def digest(self, path: str) -> str:
+        """The digest of a file of the new site ("" if it has none such)."""
+        return self._files.get(path, "")
+
+    def has(self, path: str, digest: str) -> bool:
+        """Can the new site have this file with these bytes without being given them?"""
+        for entries in (self._in_place, self._lendable):
+            entry = entries.get(path)
+            if entry is not None and entry[0] == digest:
+                return True
+        return False
+
+    def add(self, output: Output) -> None:
+        if not self._checker.check(output):
+            return
+        try:
+            self._add(output)
+        except OSError as exc:
+            raise BuildError([Diagnostic(self.out, f"cannot write {output.path} (from "
+                                         f"{output.origin}): {exc}")]) from None
+
+    def _add(self, output: Output) -> None:
+        path = output.path
+        self.stats.paths.append(path)
+        if output.chunks is not None:
+            self._write_chunks(path, output.chunks)
+            return
+        digest = output.digest
+        if not digest:
+            digest = digest_bytes(output.data) if output.data is not None \
+                else digest_file(output.source)  # type: ignore[arg-type]
+        self._files[path] = digest
+        kept = self._in_place.get(path)
+        if kept is not None and kept[0] == digest and self._holds(self._target_fd, path, kept):
+            self._entries[path] = kept
+            self.stats.kept += 1
+            return
+        self._clear(path)
+        lent = self._lendable.get(path)
+        if lent is not None and lent[0] == digest and self._holds(self._source_fd, path, lent):
+            os.link(path, path, src_dir_fd=self._source_fd, dst_dir_fd=self._target_fd,
+                    follow_symlinks=False)
+            self._entries[path] = lent
+            self.stats.kept += 1
+            return
+        if output.data is not None:
+            self._entries[path] = self._create(path, digest, (output.data,))
+        elif output.source is not None:
+            with open(output.source, "rb") as handle:
+                self._entries[path] = self._create(
+                    path, digest, iter(lambda: handle.read(1 << 20), b""))
+        else:
+            raise BuildError([Diagnostic(None, f"internal error: {path} was to be kept from "
+                                         "the previous build, which no longer has it",
+                                         hint="run the build again")])
+        self.stats.written += 1
+
+    def _write_chunks(self, path: str, chunks: Iterable[bytes]) -> None:
+        self._clear(path)
+        digest = hashlib.blake2b(digest_size=16)
+
+        def hashed() -> Iterator[bytes]:
+            for chunk in chunks:
+                digest.update(chunk)
+                yield chunk
+
+        entry = self._create(path, "", hashed())
+        self._files[path] = digest.hexdigest()
+        self._entries[path] = (digest.hexdigest(), *entry[1:])
+        self.stats.written += 1
+
+    def _holds(self, folder: int, path: str, entry: Entry) -> bool:
+        """Is the file as the record has it: not replaced, not edited in place?"""
+        try:
+            stat = os.stat(path, dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            return False
+        return (stat.st_size, stat.st_mtime_ns, stat.st_ino) == entry[1:]
+
+    def _clear(self, path: str) -> None:
+        """No file at `path` in the target, and its folder made."""
+        folder = path.rpartition("/")[0]
+        if folder not in self._made:
+            parts = folder.split("/")
+            for end in range(1, len(parts) + 1):
+                sub = "/".join(parts[:end])
+                if sub not in self._made:
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(sub, dir_fd=self._target_fd)
+                    self._made.add(sub)
+        if self._in_place:
+            try:
+                os.unlink(path, dir_fd=self._target_fd)
+            except FileNotFoundError:
+                pass
+            except IsADirectoryError:
+                shutil.rmtree(self.target / path)
+
+    def _create(self, path: str, digest: str, chunks: Iterable[bytes]) -> Entry:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644,
+                             dir_fd=self._target_fd)
+        try:
+            for chunk in chunks:
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(descriptor, view):]
+            stat = os.fstat(descriptor)
+        finally:
+            os.close(descriptor)
+        return (digest, stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+    def commit(self, fingerprint: str = "") -> WriteStats:
+        """Put the new site in place, whole; raise BuildError (and change nothing) if an
+        output was refused."""
+        try:
+            if self._checker.problems:
+                raise BuildError(self._checker.problems)
+            for gone in sorted(self._in_place.keys() - self._files.keys()):
+                self._clear_stale(gone)
+                self.stats.removed += 1
+            _write_manifest(self.target, self._files, fingerprint)
+            (self.target / DIRTY).unlink()
+            if self.mode == "copy":
+                self._next_twin, self._next_twin_fingerprint = self._entries, fingerprint
+                copy = _link_copy(self.target, self._entries, self.out)
+                copy.rename(self.out)
+            elif self.mode == "beside" or (self.mode == "replace" and not self.out.exists()):
+                self.target.rename(self.out)
+            else:
+                _exchange_or_rename(self.target, self.out)
+                if self.mode == "replace":
+                    self._discard(self.target)
+            self._save_record(fingerprint)
+        except OSError as exc:
+            raise BuildError([Diagnostic(self.out, f"cannot write the site: {exc}")]) from None
+        finally:
+            self.close()
+        return self.stats
+
+    def close(self) -> None:
+        """Let go of the folders; an uncommitted target is left dirty for the next build
+        to clear (the twin) or removed (a folder beside the output)."""
+        for descriptor in (self._target_fd, self._source_fd):
+            if descriptor >= 0:
+                os.close(descriptor)
+        self._target_fd = self._source_fd = -1
+        if self.target != self.twin and self.target.exists() \
+                and (self.target / DIRTY).exists():
+            self._discard(self.target)
+
+    def _clear_stale(self, path: str) -> None:
+        try:
+            os.unlink(path, dir_fd=self._target_fd)
+        except FileNotFoundError:
+            pass
+        except IsADirectoryError:
+            shutil.rmtree(self.target / path)
+        folder = PurePosixPath(path).parent
+        while folder.parts:  # folders left empty go too
+            try:
+                os.rmdir(str(folder), dir_fd=self._target_fd)
+            except OSError:
+                break
+            folder = folder.parent
+
+    def _save_record(self, fingerprint: str) -> None:
+        if self._record_path is not None:
+            signed.write(self._record_path, {
+                "format": RECORD_FORMAT, "out": str(self.out), "twin_path": str(self.twin),
+                "output": self._entries, "twin": self._next_twin,
+                "fingerprints": {"output": fingerprint, "twin": self._next_twin_fingerprint}})
+
+    def _discard(self, folder: Path) -> None:
+        _discard(folder)
 
 
-def read_manifest(folder: Path, strict: bool = False) -> dict[str, str]:
-    """Path -> digest of the files a build wrote into `folder`; {} if unknown
-    (None with `strict`, so that a twin of unknown content is rebuilt)."""
+def _record(out: Path, cache_dir: Path | None) -> tuple[Path | None, Path, dict[str, Any]]:
+    """Where the record of an output folder and its twin are kept, and the record if it
+    is this user's and about this very output and twin ({} if not)."""
+    twin = out.parent / f".{out.name}{TWIN_SUFFIX}"
+    if cache_dir is None:
+        return None, twin, {}
+    outputs = cache_dir / "outputs"
+    outputs.mkdir(parents=True, exist_ok=True)
+    name = hashlib.blake2b(str(out).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+    if outputs.stat().st_dev == out.parent.stat().st_dev:
+        twin = outputs / name
+    path = outputs / f"{name}.record"
+    found = signed.read(path)
+    if isinstance(found, dict) and found.get("format") == RECORD_FORMAT \
+            and found.get("out") == str(out) and found.get("twin_path") == str(twin):
+        return path, twin, found
+    return path, twin, {}
+
+
+def _link_copy(folder: Path, entries: dict[str, Entry], out: Path) -> Path:
+    """A new folder beside `out` of hard links to the files of `folder` (with its marker):
+    raise OSError if one of them is not as `entries` has it."""
+    copy = out.parent / f".{out.name}{NEW_SUFFIX}-{secrets.token_hex(4)}"
+    copy.mkdir()
+    try:
+        source = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        target = os.open(copy, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            made = {""}
+            for path, entry in entries.items():
+                folder_name = path.rpartition("/")[0]
+                if folder_name not in made:
+                    parts = folder_name.split("/")
+                    for end in range(1, len(parts) + 1):
+                        sub = "/".join(parts[:end])
+                        if sub not in made:
+                            os.mkdir(sub, dir_fd=target)
+                            made.add(sub)
+                stat = os.stat(path, dir_fd=source, follow_symlinks=False)
+                if (stat.st_size, stat.st_mtime_ns, stat.st_ino) != entry[1:]:
+                    raise OSError(f"{path} changed in {folder}")
+                os.link(path, path, src_dir_fd=source, dst_dir_fd=target, follow_symlinks=False)
+            shutil.copyfile(folder / MARKER, copy / MARKER)
+        finally:
+            os.close(source)
+            os.close(target)
+    except OSError:
+        _discard(copy)
+        raise
+    return copy
+
+
+def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) -> int | None:
+    """The output folder is gone, and its twin was built from inputs with this very
+    fingerprint: make the output again of hard links to the twin, with no build at all.
+    The number of files, or None when that cannot be (a build is needed)."""
+    out = Path(os.path.abspath(out_dir))
+    if not fingerprint or out.exists() or check_out_dir(out_dir, site_dir):
+        return None
+    try:
+        _, twin, record = _record(out, cache_dir)
+        files = record.get("twin")
+        if not files or record["fingerprints"].get("twin") != fingerprint \
+                or (twin / DIRTY).exists():
+            return None
+        _link_copy(twin, files, out).rename(out)
+    except (OSError, KeyError, AttributeError):
+        return None
+    return len(files)
+
+
+def _discard(folder: Path) -> None:
+    """Remove a folder: renamed aside at once, deleted after."""
+    if not folder.exists():
+        return
+    aside = folder.with_name(f"{folder.name}.discarded-{secrets.token_hex(4)}")
+    try:
+        folder.rename(aside)
+    except OSError:
+        aside = folder
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
+               fingerprint: str = "", cache_dir: Path | None = None) -> WriteStats:
+    """Make `out_dir` hold exactly `outputs`, in one atomic step (see Staging)."""
+    staging = Staging(out_dir, site_dir, cache_dir)
+    try:
+        for output in outputs:
+            staging.add(output)
+    except BaseException:
+        staging.close()
+        raise
+    return staging.commit(fingerprint)
+
+
+def read_manifest(folder: Path) -> dict[str, str]:
+    """Path -> digest of the files a build wrote into `folder`; {} if unknown."""
     try:
         data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
         files = data["files"]
@@ -176,7 +485,7 @@ def read_manifest(folder: Path, strict: bool = False) -> dict[str, str]:
             return {str(k): str(v) for k, v in files.items()}
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    return None if strict else {}  # type: ignore[return-value]
+    return {}
 
 
 def read_fingerprint(folder: Path) -> str:
@@ -193,90 +502,8 @@ def read_fingerprint(folder: Path) -> str:
 def _write_manifest(folder: Path, files: dict[str, str], fingerprint: str) -> None:
     text = json.dumps({"talkpages": "This folder is written by talkpages; each build "
                        "makes it match the site exactly.", "fingerprint": fingerprint,
-                       "files": files}, ensure_ascii=False, indent=0, sort_keys=False)
+                       "files": dict(sorted(files.items()))}, ensure_ascii=False, indent=0)
     (folder / MARKER).write_text(text, encoding="utf-8")
-
-
-def _digest(output: Output) -> str:
-    if output.data is not None:
-        return hashlib.blake2b(output.data, digest_size=16).hexdigest()
-    assert output.source is not None
-    digest = hashlib.blake2b(digest_size=16)
-    with open(output.source, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _fresh_twin(twin: Path, out_dir: Path, files: dict[str, str]) -> dict[str, str]:
-    """A twin that holds what `out_dir` holds, as hard links; its manifest."""
-    shutil.rmtree(twin, ignore_errors=True)
-    twin.mkdir()
-    if not out_dir.is_dir():
-        return {}
-    (twin / DIRTY).touch()
-    made: set[Path] = set()
-    for path in files:
-        target = twin / path
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        try:
-            os.link(out_dir / path, target)
-        except FileNotFoundError:  # removed from the output by hand: rewrite it
-            files = {k: v for k, v in files.items() if k != path}
-    _write_manifest(twin, files, "")
-    (twin / DIRTY).unlink()
-    return dict(files)
-
-
-def _link(source: Path, target: Path) -> bool:
-    """Hard-link `source` as `target`; False if it is gone (removed from the output by
-    hand), so that the caller writes the file instead."""
-    try:
-        os.link(source, target)
-    except FileNotFoundError:
-        return False
-    return True
-
-
-def _unlink(path: Path) -> None:
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    except IsADirectoryError:
-        shutil.rmtree(path)
-
-
-def _prune(root: Path, folder: PurePosixPath) -> None:
-    """Remove folders left empty, from `folder` up to (not including) `root`."""
-    while folder.parts:
-        try:
-            (root / folder).rmdir()
-        except OSError:
-            return
-        folder = folder.parent
-
-
-def _remove_leftovers(parent: Path, name: str) -> None:
-    """Staging folders left by builds of older versions that were killed."""
-    for leftover in parent.glob(f".{name}.staging-*"):
-        pid = leftover.name.rsplit("-", 1)[-1]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(leftover, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # it exists but is not ours
-        return True
-    return True
 
 
 def _exchange_or_rename(twin: Path, out_dir: Path) -> None:

@@ -1,0 +1,101 @@
+"""Pickles signed with a key of the user's: what talkpages keeps between builds.
+
+A site's `.talkpages-cache/` holds parsed talks and the record of the previous build as
+pickles, which are fast to read back, and unpickling runs code. A cache folder that
+came with a cloned repository or a pull request must never be read: every pickle is
+signed with a keyed BLAKE2b MAC, and one that does not verify is ignored (the build is
+then a cold one, with the same output).
+
+The key is 32 random bytes in `$XDG_CACHE_HOME/talkpages/cache-key` (or
+`~/.cache/talkpages/cache-key`), made on first use and readable by its owner only.
+`TALKPAGES_CACHE_KEY` (any text) is used instead when set: CI that restores a site's
+cache between runs keeps it as a secret. Without either, a key lives for one process,
+and caches are written but never reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import pickle
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"talkpages-signed-1\n"
+_MAC_SIZE = 32
+
+
+@lru_cache(maxsize=1)
+def _key() -> bytes:
+    given = os.environ.get("TALKPAGES_CACHE_KEY")
+    if given:
+        return hashlib.blake2b(given.encode("utf-8", "surrogateescape"),
+                               digest_size=32).digest()
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(home) / "talkpages" / "cache-key"
+    try:
+        key = path.read_bytes()
+        if len(key) == 32:
+            return key
+    except OSError:
+        pass
+    key = secrets.token_bytes(32)
+    temporary = path.with_name(f".cache-key.{os.getpid()}.{secrets.token_hex(4)}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(key)
+        try:
+            os.link(temporary, path)  # whole or not at all; never over another's key
+        finally:
+            os.unlink(temporary)
+    except FileExistsError:  # another process made one first: theirs, if it is whole
+        try:
+            theirs = path.read_bytes()
+        except OSError:
+            return key
+        return theirs if len(theirs) == 32 else key
+    except OSError:
+        pass  # no place for a key: this process's own
+    return key
+
+
+def _mac(data: bytes) -> bytes:
+    return hashlib.blake2b(data, key=_key(), digest_size=_MAC_SIZE).digest()
+
+
+def dumps(value: Any) -> bytes:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return MAGIC + _mac(data) + data
+
+
+def loads(blob: bytes) -> Any | None:
+    """The value, or None when the blob is not one this user's talkpages signed."""
+    if not blob.startswith(MAGIC):
+        return None
+    start = len(MAGIC) + _MAC_SIZE
+    mac, data = blob[len(MAGIC):start], blob[start:]
+    if not hmac.compare_digest(mac, _mac(data)):
+        return None
+    try:
+        return pickle.loads(data)  # noqa: S301 - signed by this user's key above
+    except Exception:  # noqa: BLE001 - a pickle of another version of talkpages
+        return None
+
+
+def read(path: Path) -> Any | None:
+    try:
+        return loads(path.read_bytes())
+    except OSError:
+        return None
+
+
+def write(path: Path, value: Any) -> None:
+    """Whole or not at all: a new file renamed over the old one."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(dumps(value))
+    os.replace(temporary, path)
