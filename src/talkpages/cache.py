@@ -75,6 +75,9 @@ class Keys:
 
     def __init__(self, site: Site, theme: Theme):
         self.now = site.now
+        # Asked for again and again (every list and feed a talk is in): worked out once.
+        self._states: dict[int, tuple[Talk, str]] = {}
+        self._fragments: dict[tuple[str, int], tuple[Talk, str]] = {}
         common = (repr(site.config), repr(sorted(site.speakers.items())), code_digest())
         self.content = digest("content", *common)
         changing: tuple[str, ...] = ()
@@ -86,7 +89,10 @@ class Keys:
 
     def state(self, talk: Talk) -> str:
         """A talk as pages see it: its key, and how many of its occurrences are over."""
-        return f"{talk.key}:{talk.ended(self.now)}"
+        known = self._states.get(id(talk))
+        if known is None or known[0] is not talk:
+            known = self._states[id(talk)] = (talk, f"{talk.key}:{talk.ended(self.now)}")
+        return known[1]
 
     def page(self, template: str, url: str, context: Mapping[str, Any]) -> str | None:
         """None: the context holds a value that cannot be compared; always render."""
@@ -97,6 +103,12 @@ class Keys:
         return digest(self.pages, template, url, frozen)
 
     def fragment(self, kind: str, talk: Talk) -> str:
+        known = self._fragments.get((kind, id(talk)))
+        if known is None or known[0] is not talk:
+            known = self._fragments[kind, id(talk)] = (talk, self._fragment(kind, talk))
+        return known[1]
+
+    def _fragment(self, kind: str, talk: Talk) -> str:
         if kind == "item":  # a list item shows the talk as pages do
             return digest(self.pages, kind, self.state(talk))
         if kind == "event":  # LAST-MODIFIED is never later than the build

@@ -181,7 +181,9 @@ def _options(args: argparse.Namespace, overrides: dict[str, str] | None = None,
 def _build(args: argparse.Namespace) -> int:
     import time
 
-    from .fingerprint import inputs_fingerprint, up_to_date
+    from .cachedir import CacheFolder
+    from .fingerprint import inputs_fingerprint
+    from .writer import restore, up_to_date
 
     started = time.perf_counter()
     console = _console(args)
@@ -191,34 +193,31 @@ def _build(args: argparse.Namespace) -> int:
     fingerprint = inputs_fingerprint(args.source, {
         "now": options.now.isoformat(), "drafts": options.drafts, "future": options.future,
         "overrides": overrides, "version": __version__})
-    files = up_to_date(out_dir, fingerprint)
-    if files is not None:
-        console.info(f"Nothing changed since the last build ({plural(files, 'file')}, "
-                     f"{(time.perf_counter() - started) * 1000:.0f} ms) -> "
-                     f"{display_path(out_dir)}")
-        return 0
-    from .build import build
-    from .cache import BuildCache
-    from .store import DiskCache
-    from .writer import restore
-
-    cache: BuildCache = DiskCache.open(args.source) or BuildCache()
-    if isinstance(cache, DiskCache):
-        files = restore(out_dir, args.source, cache.folder, fingerprint)
-        if files is not None:
-            cache.close()
-            console.info(f"Nothing changed since the last build: {display_path(out_dir)} "
-                         f"restored from {display_path(cache.folder)} "
-                         f"({plural(files, 'file')}, "
-                         f"{(time.perf_counter() - started) * 1000:.0f} ms)")
-            return 0
+    folder = CacheFolder.open(args.source)
     try:
+        if folder is not None:
+            files = up_to_date(out_dir, folder.path, fingerprint)
+            restored = None if files is not None else \
+                restore(out_dir, args.source, folder.path, fingerprint)
+            if files is not None or restored is not None:
+                how = "" if restored is None else f" {display_path(out_dir)} restored from " \
+                    f"{display_path(folder.path)},"
+                console.info(f"Nothing changed since the last build:{how} "
+                             f"{plural(files or restored or 0, 'file')} "
+                             f"({(time.perf_counter() - started) * 1000:.0f} ms) -> "
+                             f"{display_path(out_dir)}")
+                return 0
+        from .build import build
+        from .cache import BuildCache
+        from .store import DiskCache
+
+        cache = BuildCache() if folder is None else DiskCache(folder)
         with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')}, "
                                       f"{plural(cache.stats.pages, 'page')}"):
             result = build(args.source, out_dir, options, cache, fingerprint)
     finally:
-        if isinstance(cache, DiskCache):
-            cache.close()
+        if folder is not None:
+            folder.close()
     console.diagnostics(result.diagnostics)
     if not result.ok:
         console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "

@@ -1,14 +1,16 @@
 """Is the output already what a build would write? Answered in a few milliseconds.
 
-A build records a fingerprint of everything it read in the output's marker: the size,
-modification time and inode of every file under talks/, layouts/ and assets/ (the
-site's and the built-in theme's), of talkpages.toml and speakers.toml, of talkpages'
-own code, and the options (`--now`, `--drafts`, `--future`, `--base-url`). When the
-next build finds the same fingerprint and every file the output should hold, it has
-nothing to do, as make decides from file times. Any change to a file, a new or removed
-file, another option or another version of talkpages gives another fingerprint, and a
-full build. Without `--now` (or SOURCE_DATE_EPOCH) the build time is the clock's, which
-changes the feeds' DTSTAMP, so every build is a real one.
+A build records a fingerprint of everything it read, in the output's marker and in the
+signed record of the output (writer.py): the size, modification time and inode of
+every file under talks/, layouts/ and assets/ (the site's and the built-in theme's), of
+talkpages.toml and speakers.toml, of talkpages' own code, and the options (`--now`,
+`--drafts`, `--future`, `--base-url`). When the next build finds the same fingerprint,
+and every file of the output as that build left it, it has nothing to do, as make
+decides from file times (writer.up_to_date); when the output folder is gone, it makes
+it again from the twin that build left (writer.restore). Any change to a file, a new
+or removed file, another option or another version of talkpages gives another
+fingerprint, and a real build. Without `--now` (or SOURCE_DATE_EPOCH) the build time is
+the clock's, which changes the feeds' DTSTAMP, so every build is a real one.
 
 Standard library only: `talkpages build` answers before it imports its renderer.
 """
@@ -66,18 +68,3 @@ def _add_tree(digest: hashlib.blake2b, folder: Path, top_only: bool) -> None:
             except OSError as exc:  # a broken link or a loop: the build will say so
                 digest.update(f"{entry.path}\0{type(exc).__name__}\n"
                               .encode("utf-8", "surrogateescape"))
-
-
-def up_to_date(out_dir: Path, fingerprint: str) -> int | None:
-    """The number of files of an output folder that needs no build, else None."""
-    from .writer import read_fingerprint, read_manifest
-
-    if not fingerprint or read_fingerprint(out_dir) != fingerprint:
-        return None
-    files = read_manifest(out_dir)
-    if not files:
-        return None
-    for path in files:
-        if not os.path.lexists(out_dir / path):
-            return None
-    return len(files)

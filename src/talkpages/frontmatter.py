@@ -22,10 +22,8 @@ import re
 import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
-
-import yaml
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -81,14 +79,21 @@ class FrontMatterError(Exception):
         self.hint = hint
 
 
-class _TextTimestampLoader(yaml.SafeLoader):
-    """SafeLoader that leaves timestamps as the text the author wrote."""
+@lru_cache(maxsize=1)
+def _yaml_loader() -> type:
+    """PyYAML's SafeLoader, leaving timestamps as the text the author wrote (PyYAML is
+    imported when a YAML file is met: TOML sites never pay for it)."""
+    import yaml
 
+    class TextTimestampLoader(yaml.SafeLoader):
+        pass
 
-_TextTimestampLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+    TextTimestampLoader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return TextTimestampLoader
+
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -181,8 +186,10 @@ def _standard_offsets(value: Any) -> Any:
 
 
 def _parse_yaml(source: str) -> dict[str, Any]:
+    import yaml
+
     try:
-        data = yaml.load(source, Loader=_TextTimestampLoader)  # noqa: S506 - a SafeLoader
+        data = yaml.load(source, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None

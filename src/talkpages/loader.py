@@ -89,23 +89,25 @@ def find_talk_files(talks_dir: Path, problems: list[Diagnostic],
     """(path, default slug, bundle files) for `talks/*.md` and `talks/<slug>/index.md`."""
     found = []
     try:
-        entries = sorted(talks_dir.iterdir())
+        with os.scandir(talks_dir) as listing:  # file types without a stat() each
+            entries = sorted(listing, key=lambda e: e.name)
     except OSError as exc:
         problems.append(Diagnostic(talks_dir, f"cannot list the talks folder: {exc.strerror}"))
         return []
     for entry in entries:
         if entry.name.startswith((".", "_")):
             continue
-        if entry.is_symlink() and not entry.exists():
-            problems.append(Diagnostic(entry, "this link is broken or part of a loop of links",
+        path = talks_dir / entry.name
+        if entry.is_symlink() and not path.exists():
+            problems.append(Diagnostic(path, "this link is broken or part of a loop of links",
                                        hint="remove it, or point it at a real file"))
             continue
         if entry.is_dir():
-            index = entry / BUNDLE_INDEX
+            index = path / BUNDLE_INDEX
             if index.is_file():
-                found.append((index, slugify(entry.name), _bundle_files(entry, problems)))
-        elif entry.suffix.lower() == ".md" and entry.is_file():
-            found.append((entry, slugify(entry.stem), ()))
+                found.append((index, slugify(entry.name), _bundle_files(path, problems)))
+        elif entry.name.lower().endswith(".md") and entry.is_file():
+            found.append((path, slugify(path.stem), ()))
     return found
 
 

@@ -22,8 +22,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from html import escape
 
-from latex2mathml.converter import convert
-
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 ELEMENTS = frozenset("""
 math mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot munder mover
@@ -54,6 +52,8 @@ _INDENTED = re.compile(r"^(?: {4}|\t)")
 def to_mathml(latex: str, display: bool) -> str:
     """One formula as MathML, or its source in a <code> when it cannot be converted."""
     try:
+        from latex2mathml.converter import convert  # 60 ms to import: only for math
+
         markup = convert(latex.strip(), display="block" if display else "inline")
         if _allowed(ET.fromstring(markup)):
             return markup

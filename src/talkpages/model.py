@@ -153,12 +153,20 @@ class Site:
     @property
     def upcoming(self) -> list[Talk]:
         """Soonest first, by the next occurrence of recurring talks."""
-        talks = [t for t in self.talks if t.is_upcoming(self.now)]
-        return sorted(talks, key=lambda t: (t.next_schedule(self.now).start_utc, t.slug))
+        return list(self._upcoming)
 
     @property
     def past(self) -> list[Talk]:
-        return [t for t in reversed(self.talks) if not t.is_upcoming(self.now)]
+        return list(self._past)
+
+    @cached_property
+    def _upcoming(self) -> tuple[Talk, ...]:
+        talks = [t for t in self.talks if t.is_upcoming(self.now)]
+        return tuple(sorted(talks, key=lambda t: (t.next_schedule(self.now).start_utc, t.slug)))
+
+    @cached_property
+    def _past(self) -> tuple[Talk, ...]:
+        return tuple(t for t in reversed(self.talks) if not t.is_upcoming(self.now))
 
 
 @lru_cache(maxsize=65536)

@@ -70,12 +70,16 @@ class Term:
     count: int
 
 
-def list_pages(site: Site, existing: set[str]) -> list[PageSpec]:
+def list_pages(site: Site, existing: set[str],
+               known: tuple[list[Group], list[Group], list[Group]] | None = None,
+               ) -> list[PageSpec]:
     """Every list page; `existing` are the paths already rendered (to link only the
-    per-tag and per-speaker feeds that the site has)."""
+    per-tag and per-speaker feeds that the site has). The site's tags,
+    speakers and years (`known`), when the caller has them already."""
     order = site.upcoming + site.past
     position = {id(talk): number for number, talk in enumerate(order)}
-    tags, speakers, years = taxonomy.by_tag(site), taxonomy.by_speaker(site), taxonomy.years(site)
+    tags, speakers, years = known or (taxonomy.by_tag(site), taxonomy.by_speaker(site),
+                                      taxonomy.years(site))
     specs = _paginated(site, "index.html", "", "the index", order, {
         "years": [Term(g.name, f"years/{g.slug}/", len(g.talks)) for g in years]})
     specs += _overview(tags, "tags/", "Tags", "tag")

@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from dateutil import rrule
-
 from .times import Schedule, parse_moment
+
+if TYPE_CHECKING:
+    from dateutil import rrule
 
 UTC = timezone.utc
 MAX_OCCURRENCES = 1000  # shown on the page and checked; the feed keeps the rule itself
@@ -127,6 +129,8 @@ def _rule(recurrence: Recurrence, schedule: Schedule) -> rrule.rrule:
         if isinstance(recurrence.until, date):
             until = datetime.combine(recurrence.until, time())
     text = ";".join(f"{k}={v}" for k, v in recurrence.parts)
+    from dateutil import rrule  # only for talks that recur
+
     rule = rrule.rrulestr(text, dtstart=start)
     assert isinstance(rule, rrule.rrule)
     return rule.replace(until=until) if until is not None else rule

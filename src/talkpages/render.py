@@ -70,7 +70,7 @@ def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
     yield from emit(work.pages([pages.PageSpec("404.html", "404.html", "the 404 page")]))
     yield from emit(work.feeds())
     # List pages come after the feeds: they link the per-tag and per-speaker feeds there are.
-    yield from emit(work.pages(pages.list_pages(site, set(written))))
+    yield from emit(work.pages(pages.list_pages(site, set(written), work.groups)))
     sitemap = sorted((p.removesuffix("index.html") for p in written
                       if p.endswith("index.html")), key=_depth)
     yield Output("sitemap.xml", sitefiles.sitemap(site, sitemap), origin="the sitemap")
@@ -95,6 +95,7 @@ class _Work:
             "record": lambda talk: sitefiles.record(site, talk),
             "row": lambda talk: sitefiles.search_row(site, talk)}
         self.calendars = ical.Feeds(site, lambda talk: self.fragment("event", talk))
+        self.groups = (taxonomy.by_tag(site), taxonomy.by_speaker(site), taxonomy.years(site))
 
     def fragment(self, kind: str, talk: Talk) -> bytes:
         key = self.keys.fragment(kind, talk)
@@ -169,8 +170,7 @@ class _Work:
         site, config = self.site, self.site.config
         yield self._feed(FEED_PATH, site.talks, config.feed_name, config.description,
                          "the calendar feed")
-        for kind, groups in (("tags", taxonomy.by_tag(site)),
-                             ("speakers", taxonomy.by_speaker(site))):
+        for kind, groups in (("tags", self.groups[0]), ("speakers", self.groups[1])):
             for group in groups:
                 path = f"{kind}/{group.slug}/{FEED_PATH}"
                 label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"

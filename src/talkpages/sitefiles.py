@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime, timezone
 from typing import Any
 from urllib.parse import quote, urljoin
-from xml.sax.saxutils import escape, quoteattr
 
 from . import formatting, jsonld, markup, taxonomy
 from .model import Site, Talk
@@ -25,6 +24,22 @@ from .model import Site, Talk
 UTC = timezone.utc
 FEED_LIMIT = 50
 ATOM = "http://www.w3.org/2005/Atom"
+
+
+def escape(text: str) -> str:
+    """XML character data: `&`, `<` and `>` escaped (xml.sax.saxutils.escape, whose
+    module imports urllib, http and ssl: 30 ms of every start)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def quoteattr(text: str) -> str:
+    """A quoted XML attribute value, as xml.sax.saxutils.quoteattr writes it."""
+    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"' + text.replace('"', "&quot;") + '"'
 
 
 def url_path(path: str) -> str:

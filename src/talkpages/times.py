@@ -20,8 +20,6 @@ from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from dateutil import parser as dateparser
-
 UTC = timezone.utc
 _DATE_START = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}")
 # What dateutil may parse beyond ISO 8601: a space before the time or a numeric offset
@@ -66,6 +64,8 @@ def parse_moment(value: Any) -> Moment | None:
             raise ValueError(f"{text!r} has a UTC offset out of range: offsets run from "
                              "-12:00 to +14:00") from None
     try:
+        from dateutil import parser as dateparser  # only for dates written as text
+
         parsed = dateparser.isoparse(text)
     except (ValueError, OverflowError):
         try:

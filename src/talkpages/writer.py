@@ -31,7 +31,6 @@ folder through a shared hard link.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import hashlib
 import json
 import os
@@ -100,10 +99,9 @@ class _Checker:
         self.seen: dict[str, str] = {}
 
     def check(self, output: Output) -> bool:
-        path = PurePosixPath(output.path)
-        if (not output.path or path.is_absolute() or ".." in path.parts
-                or "\\" in output.path or "\x00" in output.path
-                or output.path.startswith(".talkpages")):
+        path = output.path
+        if (not path or path.startswith(("/", ".talkpages")) or "\\" in path or "\x00" in path
+                or (".." in path and ".." in path.split("/"))):
             self.problems.append(Diagnostic(None, f"refusing to write {output.path!r} (from "
                                             f"{output.origin}): outside the output folder"))
             return False
@@ -432,6 +430,30 @@ def _link_copy(folder: Path, entries: dict[str, Entry], out: Path) -> Path:
     return copy
 
 
+def up_to_date(out_dir: Path, cache_dir: Path, fingerprint: str) -> int | None:
+    """The output folder holds what a build of inputs with this fingerprint writes, every
+    file as that build left it: the number of files; None if a build is needed."""
+    out = Path(os.path.abspath(out_dir))
+    try:
+        _, _, record = _record(out, cache_dir)
+        files = record.get("output")
+        if not files or record["fingerprints"].get("output") != fingerprint:
+            return None
+        folder = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
+    except (OSError, KeyError, AttributeError):
+        return None
+    try:
+        for path, entry in files.items():
+            stat = os.stat(path, dir_fd=folder, follow_symlinks=False)
+            if (stat.st_size, stat.st_mtime_ns, stat.st_ino) != entry[1:]:
+                return None
+    except OSError:
+        return None
+    finally:
+        os.close(folder)
+    return len(files)
+
+
 def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) -> int | None:
     """The output folder is gone, and its twin was built from inputs with this very
     fingerprint: make the output again of hard links to the twin, with no build at all.
@@ -523,6 +545,8 @@ def _exchange_or_rename(twin: Path, out_dir: Path) -> None:
 def _exchange(first: Path, second: Path) -> bool:
     if sys.platform != "linux":
         return False
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         renameat2 = libc.renameat2
