@@ -41,13 +41,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .diagnostics import Diagnostic
 from .model import Site, Talk
 from .theme import Theme
 from .writer import Output, whole
+
+if TYPE_CHECKING:
+    from .plan import Recipe
 
 TalkResult = tuple[Talk | None, list[Diagnostic]]
 
@@ -212,6 +215,10 @@ class BuildCache:
 
     def remember_fragment(self, key: str, data: bytes) -> None:
         self._fragments[key] = data
+
+    def planned(self, recipe: Recipe, key: str | None) -> None:
+        """An output the build makes or keeps, and its key (a lasting cache keeps the
+        plan, so that a later build can make outputs again one by one: delta.py)."""
 
     def flush(self) -> None:
         """Make what was remembered so far readable to worker processes forked next."""

@@ -44,20 +44,17 @@ STAMP_MARK = b"DTSTAMP:\x00now\x00"
 
 
 class Feeds:
-    """Writes the feeds of one build, each time zone once. `event(talk)` gives a talk's
-    event with STAMP_MARK for its DTSTAMP (a fragment the build's cache keeps)."""
+    """Writes the feeds of one build from their talks' events (fragments the build's
+    cache keeps, with STAMP_MARK for DTSTAMP), each VTIMEZONE once."""
 
-    def __init__(self, site: Site, event: Callable[[Talk], bytes] | None = None):
+    def __init__(self, site: Site, event: Callable[[str], bytes]):
         self.site = site
-        self._event = event or (lambda talk: event_bytes(site, talk))
+        self._event = event  # an event by its fragment key
         self._stamp = f"DTSTAMP:{ics.utc_stamp(site.now)}".encode()
-        # Every feed gets the same VTIMEZONE of a zone, covering all the site's years in
-        # it: written once, and a talk reads the same in every feed that lists it.
-        self.years = self._zone_years(site.talks)
-        self._zones: dict[str, bytes] = {}
+        self._zones: dict[tuple[str, int, int], bytes] = {}
 
-    def calendar(self, talks: Iterable[Talk], *, name: str, path: str,
-                 description: str = "") -> Iterator[bytes]:
+    def calendar(self, events: Iterable[str], zones: Iterable[tuple[str, int, int]], *,
+                 name: str, path: str, description: str = "") -> Iterator[bytes]:
         """A feed to subscribe to, served at `path` (relative to the site root)."""
         config = self.site.config
         head = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN",
@@ -70,52 +67,47 @@ class Feeds:
                  f"REFRESH-INTERVAL;VALUE=DURATION:{refresh}", f"X-PUBLISHED-TTL:{refresh}"]
         if config.calendar_color:
             head.append(f"COLOR:{config.calendar_color}")
-        return self._assemble(head, list(talks))
+        return self._assemble(head, events, zones)
 
-    def single(self, talk: Talk) -> bytes:
+    def single(self, event: str, zones: Iterable[tuple[str, int, int]]) -> bytes:
         """The one-event file behind "Add to calendar": no calendar name, no refresh,
         so that clients import the event instead of creating a calendar for it."""
         head = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
-        return b"".join(self._assemble(head, [talk]))
+        return b"".join(self._assemble(head, [event], zones))
 
-    def zones(self, talks: Iterable[Talk]) -> list[str]:
-        """The zones whose VTIMEZONE a feed of these talks carries."""
-        return sorted({t.schedule.zone for t in talks
-                       if t.schedule.zone and not t.schedule.all_day})
-
-    def _assemble(self, head: list[str], talks: list[Talk]) -> Iterator[bytes]:
+    def _assemble(self, head: list[str], events: Iterable[str],
+                  zones: Iterable[tuple[str, int, int]]) -> Iterator[bytes]:
         yield ics.lines(head)
-        for zone in self.zones(talks):
-            yield self._zone(zone)
+        for zone in zones:
+            if zone not in self._zones:
+                self._zones[zone] = ics.lines(vtimezone(*zone))
+            yield self._zones[zone]
         batch: list[bytes] = []
-        for talk in talks:
-            batch.append(self._event(talk).replace(STAMP_MARK, self._stamp))
+        for key in events:
+            batch.append(self._event(key).replace(STAMP_MARK, self._stamp))
             if len(batch) == 256:
                 yield b"".join(batch)
                 batch = []
         batch.append(b"END:VCALENDAR\r\n")
         yield b"".join(batch)
 
-    def _zone(self, zone: str) -> bytes:
-        if zone not in self._zones:
-            first, last = self.years[zone]  # every feed lists talks of this site
-            self._zones[zone] = ics.lines(vtimezone(zone, first, last))
-        return self._zones[zone]
 
-    def _zone_years(self, talks: Iterable[Talk]) -> dict[str, tuple[int, int]]:
-        years: dict[str, tuple[int, int]] = {}
-        for talk in talks:
-            s = talk.schedule
-            if s.all_day or not s.zone or not isinstance(s.start, datetime):
-                continue
-            last_schedule = talk.occurrences[-1]
-            last = last_schedule.end if isinstance(last_schedule.end, datetime) else s.end
-            last_year = last.year if isinstance(last, date) else s.start.year
-            if talk.recurrence is not None and not talk.recurrence.bounded:
-                last_year = max(last_year, self.site.now.year + UNBOUNDED_YEARS)
-            first, latest = years.get(s.zone, (s.start.year, last_year))
-            years[s.zone] = (min(first, s.start.year), max(latest, last_year))
-        return years
+def zone_years(talks: Iterable[Talk], now: datetime) -> dict[str, tuple[int, int]]:
+    """The first and last year of the timed talks in each zone (a series with no end
+    runs UNBOUNDED_YEARS past `now`)."""
+    years: dict[str, tuple[int, int]] = {}
+    for talk in talks:
+        s = talk.schedule
+        if s.all_day or not s.zone or not isinstance(s.start, datetime):
+            continue
+        last_schedule = talk.occurrences[-1]
+        last = last_schedule.end if isinstance(last_schedule.end, datetime) else s.end
+        last_year = last.year if isinstance(last, date) else s.start.year
+        if talk.recurrence is not None and not talk.recurrence.bounded:
+            last_year = max(last_year, now.year + UNBOUNDED_YEARS)
+        first, latest = years.get(s.zone, (s.start.year, last_year))
+        years[s.zone] = (min(first, s.start.year), max(latest, last_year))
+    return years
 
 
 def event_bytes(site: Site, talk: Talk) -> bytes:

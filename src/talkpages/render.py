@@ -1,16 +1,14 @@
-"""Pure rendering: a Site and a Theme in, a stream of Outputs (path, bytes) out.
+"""Pure rendering: the recipes of a Site (plan.py) made into Outputs (path, bytes).
 
 Pages use relative links (`../my-talk/`), so a site works from any sub-path of its
 base_url (GitHub Pages project sites) and from a local server alike. Absolute URLs
 appear only where the web wants them: canonical links, feeds and the sitemap.
 
-The work of a talk is one job: its page and the fragments that lists and feeds are
-made of (its list item, calendar event, talks.json record and search row). Jobs run on
-every core for a large site, and only for what the build's cache does not have (see
-cache.py). Lists, feeds, talks.json and search.json are assembled from fragments, the
-large ones as a stream of chunks. An output whose key is the same as in the previous
-build, with bytes the writer still has, comes back as kept (its digest alone) and is
-not made at all.
+A talk's page is made in one job with the fragments of the talk that lists and feeds
+are assembled from (its list item, calendar event, talks.json record and search row);
+jobs run on every core for a large site. Every output has a key (cache.py): one whose
+key is the key of an output the build's cache still has comes back as kept (its digest
+alone) and is not made at all.
 """
 
 from __future__ import annotations
@@ -26,16 +24,19 @@ from urllib.parse import quote, urlsplit
 import jinja2
 from markupsafe import Markup
 
-from . import __version__, cache, formatting, ical, markup, pages, sitefiles, taxonomy
-from .cache import BuildCache, Keys
+from . import __version__, cache, formatting, ical, markup, pages, sitefiles
+from .cache import Keys
 from .diagnostics import BuildError, Diagnostic
 from .model import Site, Talk
 from .parallel import render_all as parallel_render
+from .plan import (ATOM, EVENT_FILE, FEED, FEED_PATH, FILE, PAGE, ROBOTS, SEARCH, SITEMAP,
+                   TALK, TALKS_JSON, Recipe, event_file, make_plan, page_path)
 from .theme import Theme
 from .writer import Output, whole
 
-FEED_PATH = "calendar.ics"
+__all__ = ["FEED_PATH", "Maker", "event_file", "iter_outputs", "page_path", "render_site"]
 FRAGMENTS = ("item", "event", "record", "row")
+PIECE_KIND = {FEED: "event", EVENT_FILE: "event", TALKS_JSON: "record", SEARCH: "row"}
 
 
 def render_site(site: Site, theme: Theme) -> list[Output]:
@@ -46,190 +47,149 @@ def render_site(site: Site, theme: Theme) -> list[Output]:
 def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
     """Every output of the site, one at a time: the writer stores each as it comes, so
     a build never holds all of a large site's pages in memory."""
-    env = theme.env
-    keys = Keys(site, theme)
-    active = cache.active()
-    env.globals.update(site=site, config=site.config, version=__version__,
-                       feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
-    env.filters.update(_filters(site))
-    env.filters.update(pages.filters(site, theme, keys))
-    env.tests.update(pages.tests(site))
-    work = _Work(site, theme, keys, active)
-    written: set[str] = set()
-
-    def emit(outputs: Iterable[Output]) -> Iterator[Output]:
-        for output in outputs:
-            written.add(output.path)
-            yield output
-
-    yield from emit(work.talks())
-    for talk in site.talks:
-        for name in talk.bundle_files:
-            yield from emit([Output(f"{talk.url}{name}", source=talk.source.parent / name,
-                                    origin=str(talk.source))])
-    yield from emit(work.pages([pages.PageSpec("404.html", "404.html", "the 404 page")]))
-    yield from emit(work.feeds())
-    # List pages come after the feeds: they link the per-tag and per-speaker feeds there are.
-    yield from emit(work.pages(pages.list_pages(site, set(written), work.groups)))
-    sitemap = sorted((p.removesuffix("index.html") for p in written
-                      if p.endswith("index.html")), key=_depth)
-    yield Output("sitemap.xml", sitefiles.sitemap(site, sitemap), origin="the sitemap")
-    yield Output("robots.txt", sitefiles.robots(site), origin="robots.txt")
-    yield from work.site_files()
-    for name, path in theme.assets.items():
-        yield Output(f"assets/{theme.published_name(name)}", source=path, origin=str(path))
-    for name, path in theme.assets.items():
-        if name.startswith("favicon."):
-            yield Output(name, source=path, origin=str(path))
+    maker = Maker(site, theme)
+    return maker.run(make_plan(site, theme, maker.keys))
 
 
-class _Work:
-    """One build's rendering: what the cache has is kept, the rest made (in parallel)."""
+class Maker:
+    """Makes recipes into outputs for one build, keeping what the cache has."""
 
-    def __init__(self, site: Site, theme: Theme, keys: Keys, active: BuildCache):
-        self.site, self.theme, self.keys, self.active = site, theme, keys, active
-        self.talks_ = list(site.talks)
+    def __init__(self, site: Site, theme: Theme, keys: Keys | None = None):
+        self.site, self.theme = site, theme
+        self.keys = keys or Keys(site, theme)
+        self.active = cache.active()
+        env = theme.env
+        env.globals.update(site=site, config=site.config, version=__version__,
+                           feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
+        env.filters.update(_filters(site))
+        env.filters.update(pages.filters(site, theme, self.keys))
+        env.tests.update(pages.tests(site))
+        self.feeds = ical.Feeds(site, self.piece)
         self.makers: dict[str, Callable[[Talk], bytes]] = {
             "item": lambda talk: pages.item(theme, talk),
             "event": lambda talk: ical.event_bytes(site, talk),
             "record": lambda talk: sitefiles.record(site, talk),
             "row": lambda talk: sitefiles.search_row(site, talk)}
-        self.calendars = ical.Feeds(site, lambda talk: self.fragment("event", talk))
-        self.groups = (taxonomy.by_tag(site), taxonomy.by_speaker(site), taxonomy.years(site))
 
-    def fragment(self, kind: str, talk: Talk) -> bytes:
-        key = self.keys.fragment(kind, talk)
-        data = self.active.fragment(key)
-        if data is None:
-            data = self.makers[kind](talk)
-            self.active.remember_fragment(key, data)
-        return data
+    def run(self, recipes: list[Recipe]) -> Iterator[Output]:
+        """Talk pages and their fragments first, then the rest; template pages in
+        parallel, each batch after the fragments it shows are made."""
+        yield from self.talks([r for r in recipes if r.kind == TALK])
+        later: list[tuple[Recipe, str | None]] = []
+        for recipe in recipes:
+            if recipe.kind == TALK:
+                continue
+            key = self.key(recipe)
+            self.active.planned(recipe, key)
+            kept = self.active.known_page(key, recipe.path, recipe.origin)
+            if kept is not None:
+                yield kept
+            elif recipe.kind == PAGE:
+                later.append((recipe, key))
+            else:
+                yield self.active.remember_page(key, self.make(recipe))
+        self.active.flush()  # workers read the fragments made so far
+        made = parallel_render(self.make, [recipe for recipe, _ in later], self.active.parallel)
+        for (_, key), output in zip(later, made, strict=True):
+            yield self.active.remember_page(key, output)
 
-    def kept(self, key: str | None, path: str, origin: str,
-             make: Callable[[], Output]) -> Output:
-        found = self.active.known_page(key, path, origin)
-        return found if found is not None else self.active.remember_page(key, make())
-
-    def talks(self) -> Iterator[Output]:
-        """Each talk's page, and the fragments of it the build's cache lacks."""
-        talks, keys, active = self.talks_, self.keys, self.active
-        jobs: list[tuple[int, str | None, bool, tuple[str, ...]]] = []
-        for number, talk in enumerate(talks):
-            context = self._neighbours(number)
-            key = keys.page("talk.html", talk.url, context)
-            kept = active.known_page(key, page_path(talk.url), str(talk.source))
+    def talks(self, recipes: list[Recipe]) -> Iterator[Output]:
+        """Each talk's page, and the fragments of the talk the build's cache lacks."""
+        keys, active = self.keys, self.active
+        jobs: list[tuple[Recipe, str | None, bool, tuple[str, ...]]] = []
+        for recipe in recipes:
+            talk = recipe.context["talk"]
+            key = self.key(recipe)
+            active.planned(recipe, key)
+            kept = active.known_page(key, recipe.path, recipe.origin)
             if kept is not None:
                 yield kept
             missing = tuple(kind for kind in FRAGMENTS
                             if not active.has_fragment(keys.fragment(kind, talk)))
             if kept is None or missing:
-                jobs.append((number, key, kept is None, missing))
+                jobs.append((recipe, key, kept is None, missing))
 
-        def make(job: tuple[int, str | None, bool, tuple[str, ...]],
+        def make(job: tuple[Recipe, str | None, bool, tuple[str, ...]],
                  ) -> tuple[Output | None, dict[str, bytes]]:
-            number, _, page, kinds = job
-            talk = talks[number]
-            output = _render_page(self.theme.env, "talk.html", talk.url, str(talk.source),
-                                  **self._neighbours(number)) if page else None
-            return output, {kind: self.makers[kind](talk) for kind in kinds}
+            recipe, _, page, kinds = job
+            talk = recipe.context["talk"]
+            return (self.make(recipe) if page else None,
+                    {kind: self.makers[kind](talk) for kind in kinds})
 
         for job, (output, made) in zip(jobs, parallel_render(make, jobs, active.parallel),
                                        strict=True):
             for kind, data in made.items():
-                active.remember_fragment(keys.fragment(kind, talks[job[0]]), data)
+                active.remember_fragment(keys.fragment(kind, job[0].context["talk"]), data)
             if output is not None:
                 yield active.remember_page(job[1], output)
 
-    def _neighbours(self, number: int) -> dict[str, Any]:
-        talks = self.talks_
-        return {"talk": talks[number], "previous": talks[number - 1] if number > 0 else None,
-                "next": talks[number + 1] if number + 1 < len(talks) else None}
+    def fragments(self, talk: Talk) -> None:
+        """Make the fragments of a talk the cache lacks (delta.py)."""
+        for kind in FRAGMENTS:
+            key = self.keys.fragment(kind, talk)
+            if not self.active.has_fragment(key):
+                self.active.remember_fragment(key, self.makers[kind](talk))
 
-    def pages(self, specs: list[pages.PageSpec]) -> Iterator[Output]:
-        """Pages of templates and contexts: kept, or rendered (in parallel)."""
-        jobs = []
-        for spec in specs:
-            key = self.keys.page(spec.template, spec.url, spec.context)
-            kept = self.active.known_page(key, page_path(spec.url), spec.origin)
-            if kept is not None:
-                yield kept
-            else:
-                jobs.append((spec, key))
-        self.active.flush()  # workers read the fragments made so far
+    def piece(self, key: str) -> bytes:
+        """A fragment by its key: made by the talk pages, kept by the build's cache."""
+        data = self.active.fragment(key)
+        if data is None:
+            raise BuildError([Diagnostic(None, "internal error: a fragment of a talk is "
+                                         "missing from the build's cache",
+                                         hint="delete .talkpages-cache/ and build again")])
+        return data
 
-        def make(spec: pages.PageSpec) -> Output:
-            return _render_page(self.theme.env, spec.template, spec.url, spec.origin,
-                                **spec.context)
+    def key(self, recipe: Recipe) -> str | None:
+        """The key of an output (cache.py); None: always made (it is cheap, or depends on
+        nothing but what decides the plan)."""
+        keys, now = self.keys, self.site.now.isoformat()
+        pieces = [key for _, key in recipe.pieces]
+        if recipe.kind in (TALK, PAGE):
+            return keys.page(recipe.template, recipe.url, recipe.context)
+        if recipe.kind in (FEED, EVENT_FILE):
+            return keys.of(recipe.kind, recipe.path, *recipe.text, now, repr(recipe.zones),
+                           *pieces)
+        if recipe.kind == ATOM:
+            return keys.of(ATOM, now, *map(keys.state, recipe.context["talks"]))
+        if recipe.kind == TALKS_JSON:
+            return keys.of(TALKS_JSON, now, *pieces)
+        if recipe.kind == SEARCH:
+            return keys.of(SEARCH, *pieces)
+        return None
 
-        rendered = parallel_render(make, [spec for spec, _ in jobs], self.active.parallel)
-        for (_, key), output in zip(jobs, rendered, strict=True):
-            yield self.active.remember_page(key, output)
+    def make(self, recipe: Recipe) -> Output:
+        site, kind, path, origin = self.site, recipe.kind, recipe.path, recipe.origin
+        if kind in (TALK, PAGE):
+            return _render_page(self.theme.env, recipe.template, recipe.url, origin,
+                                **recipe.context)
+        if kind == FEED:
+            name, description = recipe.text
+            return Output(path, chunks=self.feeds.calendar(
+                (key for _, key in recipe.pieces), recipe.zones, name=name, path=path,
+                description=description), origin=origin)
+        if kind == EVENT_FILE:
+            return Output(path, self.feeds.single(recipe.pieces[0][1], recipe.zones),
+                          origin=origin)
+        if kind == TALKS_JSON:
+            urls = {"calendar": site.config.absolute_url(FEED_PATH),
+                    "atom": site.config.absolute_url("feed.xml")}
+            return Output(path, chunks=sitefiles.talks_json(site, urls, self._pieces(recipe)),
+                          origin=origin)
+        if kind == SEARCH:
+            return Output(path, chunks=sitefiles.search_index(self._pieces(recipe)),
+                          origin=origin)
+        if kind == ATOM:
+            return Output(path, sitefiles.atom(site, recipe.context["talks"]), origin=origin)
+        if kind == SITEMAP:
+            return Output(path, sitefiles.sitemap(site, recipe.context["pages"],
+                                                  recipe.context["lastmod"]), origin=origin)
+        if kind == ROBOTS:
+            return Output(path, sitefiles.robots(site), origin=origin)
+        assert kind == FILE and recipe.source is not None
+        return Output(path, source=recipe.source, origin=origin)
 
-    def feeds(self) -> Iterator[Output]:
-        """The site's feed, one per tag and per speaker, and each talk's own .ics."""
-        site, config = self.site, self.site.config
-        yield self._feed(FEED_PATH, site.talks, config.feed_name, config.description,
-                         "the calendar feed")
-        for kind, groups in (("tags", self.groups[0]), ("speakers", self.groups[1])):
-            for group in groups:
-                path = f"{kind}/{group.slug}/{FEED_PATH}"
-                label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
-                yield self._feed(path, group.talks, f"{config.feed_name}: {group.name}",
-                                 f"Talks {label} on {config.title}", f"the feed {path}")
-        now = site.now.isoformat()
-        for talk in self.talks_:
-            zones = self._zones([talk])
-            key = self.keys.of("event file", now, zones, self.keys.fragment("event", talk))
-            yield self.kept(key, event_file(talk), str(talk.source), self._event_file(talk))
-
-    def _event_file(self, talk: Talk) -> Callable[[], Output]:
-        return lambda: Output(event_file(talk), self.calendars.single(talk),
-                              origin=str(talk.source))
-
-    def _feed(self, path: str, talks: Iterable[Talk], name: str, description: str,
-              origin: str) -> Output:
-        talks = list(talks)
-        key = self.keys.of("feed", path, name, description, self.site.now.isoformat(),
-                           self._zones(talks),
-                           *(self.keys.fragment("event", talk) for talk in talks))
-        return self.kept(key, path, origin, lambda: Output(path, chunks=self.calendars.calendar(
-            talks, name=name, path=path, description=description), origin=origin))
-
-    def _zones(self, talks: list[Talk]) -> str:
-        """The VTIMEZONEs a feed of these talks carries (they cover the site's years)."""
-        years = self.calendars.years
-        return repr([(zone, years.get(zone)) for zone in self.calendars.zones(talks)])
-
-    def site_files(self) -> Iterator[Output]:
-        site, keys = self.site, self.keys
-        now = site.now.isoformat()
-        newest = sorted(site.talks, key=lambda t: t.sort_key, reverse=True)[:sitefiles.FEED_LIMIT]
-        yield self.kept(keys.of("feed.xml", now, *map(keys.state, newest)), "feed.xml",
-                        "the Atom feed", lambda: Output("feed.xml", sitefiles.atom(site),
-                                                        origin="the Atom feed"))
-        records = [keys.fragment("record", talk) for talk in self.talks_]
-        urls = {"calendar": site.config.absolute_url(FEED_PATH),
-                "atom": site.config.absolute_url("feed.xml")}
-        yield self.kept(keys.of("talks.json", now, *records), "talks.json", "talks.json",
-                        lambda: Output("talks.json", chunks=sitefiles.talks_json(site, urls, (
-                            self.fragment("record", talk) for talk in self.talks_)),
-                            origin="talks.json"))
-        listed = site.upcoming + site.past
-        rows = [keys.fragment("row", talk) for talk in listed]
-        yield self.kept(keys.of("search.json", *rows), "search.json", "the search index",
-                        lambda: Output("search.json", chunks=sitefiles.search_index(
-                            self.fragment("row", talk) for talk in listed),
-                            origin="the search index"))
-
-
-def event_file(talk: Talk) -> str:
-    """The "Add to calendar" file of a talk, named after it for the download."""
-    return f"{talk.url}{talk.slug}.ics"
-
-
-def page_path(url: str) -> str:
-    """The file of a page at `url` (`my-talk/` -> `my-talk/index.html`)."""
-    return url + "index.html" if url == "" or url.endswith("/") else url
+    def _pieces(self, recipe: Recipe) -> Iterable[bytes]:
+        return (self.piece(key) for _, key in recipe.pieces)
 
 
 def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
@@ -308,8 +268,3 @@ def content_security_policy(site: Site, inline_script: str) -> str:
 def href(url: str) -> str:
     """A URL from a talk file made valid for an href: spaces, quotes, braces… encoded."""
     return quote(url.strip(), safe=":/?#@!$&'()*+,;=%~")
-
-
-def _depth(path: str) -> tuple[int, str]:
-    """The sitemap's order: the index first, then by depth and name."""
-    return (path.count("/"), path)

@@ -47,9 +47,9 @@ def url_path(path: str) -> str:
     return quote(path, safe="/%")
 
 
-def sitemap(site: Site, pages: Iterable[str]) -> bytes:
-    """`pages`: paths from the site root (`""`, `my-talk/`, `tags/x/`)."""
-    lastmod = {t.url: t.lastmod for t in site.talks if t.lastmod is not None}
+def sitemap(site: Site, pages: Iterable[str], lastmod: dict[str, datetime]) -> bytes:
+    """`pages`: paths from the site root (`""`, `my-talk/`, `tags/x/`); `lastmod`: the
+    `lastmod` of talk pages that have one."""
     rows = []
     for path in pages:
         loc = escape(site.config.absolute_url(url_path(path)))
@@ -75,9 +75,9 @@ def _stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def atom(site: Site, path: str = "feed.xml") -> bytes:
+def atom(site: Site, talks: list[Talk], path: str = "feed.xml") -> bytes:
+    """`talks`: the newest FEED_LIMIT talks by date, newest first."""
     config = site.config
-    talks = sorted(site.talks, key=lambda t: t.sort_key, reverse=True)[:FEED_LIMIT]
     newest = max((updated(site, t) for t in talks), default=site.now)
     author = config.author or config.title
     lines = ['<?xml version="1.0" encoding="utf-8"?>', f'<feed xmlns="{ATOM}" '
