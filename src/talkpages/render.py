@@ -29,8 +29,23 @@ from .cache import Keys
 from .diagnostics import BuildError, Diagnostic
 from .model import Site, Talk
 from .parallel import render_all as parallel_render
-from .plan import (ATOM, EVENT_FILE, FEED, FEED_PATH, FILE, PAGE, ROBOTS, SEARCH, SITEMAP,
-                   TALK, TALKS_JSON, Recipe, event_file, make_plan, page_path)
+from .plan import (
+    ATOM,
+    EVENT_FILE,
+    FEED,
+    FEED_PATH,
+    FILE,
+    PAGE,
+    ROBOTS,
+    SEARCH,
+    SITEMAP,
+    TALK,
+    TALKS_JSON,
+    Recipe,
+    event_file,
+    make_plan,
+    page_path,
+)
 from .theme import Theme
 from .writer import Output, whole
 
