@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import gc
+import pickle
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from .cache import BuildCache, use
+from . import delta
+from .cache import BuildCache, Keys, use
 from .diagnostics import BuildError, Diagnostic, has_errors
+from .fingerprint import Inputs
 from .loader import LoadOptions, load_site
 from .model import Site
 from .render import iter_outputs, render_site
 from .store import DiskCache
+from .theme import Theme
 from .writer import Output, Staging, WriteStats
 
 
@@ -25,6 +30,8 @@ class BuildResult:
     outputs: list[Output] = field(default_factory=list)
     seconds: float = 0.0
     written: WriteStats | None = None
+    counts: tuple[int, int] = (0, 0)  # upcoming and past talks
+    delta: bool = False  # only the outputs showing changed talks were made (delta.py)
 
     @property
     def ok(self) -> bool:
@@ -51,24 +58,40 @@ def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None
 
 
 def build(site_dir: Path, out_dir: Path, options: LoadOptions,
-          cache: BuildCache | None = None, fingerprint: str = "") -> BuildResult:
+          cache: BuildCache | None = None, fingerprint: str = "",
+          inputs: Inputs | None = None) -> BuildResult:
     """Load, then render and write in one stream: pages go to disk as they are made.
 
     `cache`: the site's lasting cache (store.py) unless another is given; what it has
     is not made again. `fingerprint`: of the inputs, recorded with the output (see
-    fingerprint.py). The output changes only when everything is written (writer.py),
-    and the cache only after that, so an error met while rendering leaves the previous
-    site, and what the cache knew, as they were."""
+    fingerprint.py); with `inputs`, a build after a few talk files changed makes only
+    what shows them (delta.py). The output changes only when everything is written
+    (writer.py), and the cache only after that, so an error met while rendering leaves
+    the previous site, and what the cache knew, as they were."""
     started = time.perf_counter()
     lasting = DiskCache.open(site_dir) if cache is None else None
     try:
         with use(cache or lasting or BuildCache()) as active:
+            if isinstance(active, DiskCache) and inputs is not None:
+                with _loading():
+                    done = delta.build(site_dir, out_dir, options, active, inputs, fingerprint)
+                if done is not None:
+                    written, warnings, counts = done
+                    active.build.update(talk_files=inputs.talks, warnings=_kept(warnings))
+                    active.finish()
+                    return BuildResult(diagnostics=warnings, written=written, counts=counts,
+                                       seconds=time.perf_counter() - started, delta=True)
             with _loading():
                 site, diagnostics = load_site(site_dir, options)
             result = BuildResult(diagnostics=diagnostics, site=site)
             if site is not None:
+                result.counts = (len(site.upcoming), len(site.past))
                 try:
-                    result.written = _write(site, site_dir, out_dir, active, fingerprint)
+                    theme = active.theme(site_dir)
+                    result.written = _write(site, theme, site_dir, out_dir, active,
+                                            fingerprint)
+                    if isinstance(active, DiskCache):
+                        active.build = _asked(site, theme, options, inputs, result)
                     active.finish()
                 except BuildError as exc:
                     result.diagnostics += exc.diagnostics
@@ -78,6 +101,18 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
             lasting.close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _asked(site: Site, theme: Theme, options: LoadOptions, inputs: Inputs | None,
+           result: BuildResult) -> dict[str, Any]:
+    """What a build was asked for and found, kept for the next one (delta.py)."""
+    if inputs is None:
+        return {}
+    keys = Keys(site, theme)
+    return {"rest": inputs.rest, "talk_files": inputs.talks,
+            "options": delta.options_of(options), "keys": [keys.content, keys.pages],
+            "warnings": _kept([d for d in result.diagnostics if not d.is_error]),
+            "counts": result.counts}
 
 
 @contextmanager
@@ -97,14 +132,19 @@ def _loading() -> Iterator[None]:
             gc.enable()
 
 
-def _write(site: Site, site_dir: Path, out_dir: Path, active: BuildCache,
+def _kept(warnings: list[Diagnostic]) -> bytes:
+    """Warnings as the state of the cache keeps them (it holds plain values only)."""
+    return pickle.dumps(warnings, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _write(site: Site, theme: Theme, site_dir: Path, out_dir: Path, active: BuildCache,
            fingerprint: str) -> WriteStats:
     folder = active.folder if isinstance(active, DiskCache) else None
     staging = Staging(out_dir, site_dir, folder)
     if isinstance(active, DiskCache):
         active.staging = staging  # pages the output keeps need not be rendered
     try:
-        for output in iter_outputs(site, active.theme(site_dir)):
+        for output in iter_outputs(site, theme):
             staging.add(output)
     except BaseException:
         staging.close()

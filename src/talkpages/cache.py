@@ -53,14 +53,13 @@ if TYPE_CHECKING:
     from .plan import Recipe
 
 TalkResult = tuple[Talk | None, list[Diagnostic]]
+TalkInputs = tuple[str, tuple[str, ...], str]  # slug, bundle files, the config's digest
 
 
 def digest(*parts: str) -> str:
-    hashed = hashlib.blake2b(digest_size=16)
-    for part in parts:
-        hashed.update(part.encode("utf-8", "surrogateescape"))
-        hashed.update(b"\0")
-    return hashed.hexdigest()
+    joined = "\0".join(parts) + "\0"
+    return hashlib.blake2b(joined.encode("utf-8", "surrogateescape"),
+                           digest_size=16).hexdigest()
 
 
 @lru_cache(maxsize=1)
@@ -194,10 +193,10 @@ class BuildCache:
         self.stats = Stats()
         self._fragments = {}
 
-    def known_talk(self, path: Path, inputs: str) -> TalkResult | None:
+    def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
         return None
 
-    def remember_talk(self, path: Path, inputs: str, result: TalkResult) -> None:
+    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult) -> None:
         self.stats.talks_read += 1
 
     def known_page(self, key: str | None, path: str, origin: str) -> Output | None:
@@ -213,10 +212,16 @@ class BuildCache:
     def has_fragment(self, key: str) -> bool:
         return key in self._fragments
 
+    def fragment_lengths(self, keys: list[str]) -> list[int | None]:
+        """The lengths of fragments by their keys (None for those the cache lacks)."""
+        found = [self.fragment(key) for key in keys]
+        return [None if data is None else len(data) for data in found]
+
     def remember_fragment(self, key: str, data: bytes) -> None:
         self._fragments[key] = data
 
-    def planned(self, recipe: Recipe, key: str | None) -> None:
+    def planned(self, recipe: Recipe, key: str | None,
+                sources: tuple[int, ...] | None = None) -> None:
         """An output the build makes or keeps, and its key (a lasting cache keeps the
         plan, so that a later build can make outputs again one by one: delta.py)."""
 
@@ -270,7 +275,7 @@ class MemoryCache(BuildCache):
         super().start()
         self._used = set()
 
-    def known_talk(self, path: Path, inputs: str) -> TalkResult | None:
+    def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
         signature = _file_signature(path)
         with self._lock:
             kept = self._talks.get(path)
@@ -279,7 +284,7 @@ class MemoryCache(BuildCache):
             return kept[1]
         return None
 
-    def remember_talk(self, path: Path, inputs: str, result: TalkResult) -> None:
+    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult) -> None:
         super().remember_talk(path, inputs, result)
         signature = _file_signature(path)
         if signature is not None:

@@ -182,7 +182,7 @@ def _build(args: argparse.Namespace) -> int:
     import time
 
     from .cachedir import CacheFolder
-    from .fingerprint import inputs_fingerprint
+    from .fingerprint import read_inputs
     from .writer import restore, up_to_date
 
     started = time.perf_counter()
@@ -190,9 +190,10 @@ def _build(args: argparse.Namespace) -> int:
     overrides = {"base_url": args.base_url} if args.base_url else None
     out_dir = args.output or args.source / "public"
     options = _options(args, overrides)
-    fingerprint = inputs_fingerprint(args.source, {
+    inputs = read_inputs(args.source, {
         "now": options.now.isoformat(), "drafts": options.drafts, "future": options.future,
         "overrides": overrides, "version": __version__})
+    fingerprint = inputs.fingerprint
     folder = CacheFolder.open(args.source)
     try:
         if folder is not None:
@@ -214,7 +215,7 @@ def _build(args: argparse.Namespace) -> int:
         cache = BuildCache() if folder is None else DiskCache(folder)
         with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')}, "
                                       f"{plural(cache.stats.pages, 'page')}"):
-            result = build(args.source, out_dir, options, cache, fingerprint)
+            result = build(args.source, out_dir, options, cache, fingerprint, inputs)
     finally:
         if folder is not None:
             folder.close()
@@ -223,18 +224,25 @@ def _build(args: argparse.Namespace) -> int:
         console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "
                       "nothing was written")
         return 1
-    if result.site is not None and result.written is not None:
-        _summary(console, result.site.upcoming, result.site.past, result.written.paths,
-                 result.seconds, out_dir)
+    if result.written is not None:
+        stats = cache.stats
+        console.detail(f"  {'only what shows the changed talks: ' if result.delta else ''}"
+                       f"{plural(stats.talks_read, 'talk file')} read "
+                       f"({stats.talks_reused} from the cache), "
+                       f"{plural(stats.pages_rendered, 'file')} made "
+                       f"({stats.pages_reused} kept)")
+        _summary(console, *result.counts, result.written.paths, result.seconds, out_dir)
     return 0
 
 
-def _summary(console: Console, upcoming: list[Any], past: list[Any], paths: list[str],
+def _summary(console: Console, upcoming: int, past: int, paths: list[str],
              seconds: float, out_dir: Path) -> None:
     """A short table, as Hugo prints: what was built, then the time it took."""
+    if console.quiet:
+        return
     kinds = Counter("pages" if p.endswith(".html") else "calendar files"
                     if p.endswith(".ics") else "other files" for p in paths)
-    rows = [("Talks", len(upcoming) + len(past), f"{len(upcoming)} upcoming, {len(past)} past"),
+    rows = [("Talks", upcoming + past, f"{upcoming} upcoming, {past} past"),
             ("Pages", kinds["pages"], ""), ("Calendar files", kinds["calendar files"], ""),
             ("Other files", kinds["other files"], "feeds, sitemap, bundle files, assets")]
     width = max(len(str(count)) for _, count, _ in rows)
@@ -244,7 +252,7 @@ def _summary(console: Console, upcoming: list[Any], past: list[Any], paths: list
         folders = Counter(p.split("/", 1)[0] + "/" if "/" in p else "(root)" for p in paths)
         for folder, count in sorted(folders.items(), key=lambda item: (-item[1], item[0]))[:12]:
             console.detail(f"    {folder:<30} {count} files")
-    talks = len(upcoming) + len(past)
+    talks = upcoming + past
     console.info(f"Built {plural(talks, 'talk')} in {seconds * 1000:.0f} ms -> "
                  f"{display_path(out_dir)}")
 

@@ -19,21 +19,40 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 
 
-def inputs_fingerprint(site_dir: Path, options: dict[str, object]) -> str:
+@dataclass(frozen=True)
+class Inputs:
+    """What a build reads, by file times: the files under talks/, one by one (a build
+    that finds only talk files changed redoes only their outputs: delta.py), and a
+    digest of all the rest."""
+
+    talks: dict[str, tuple[int, int, int] | str]  # path -> size, mtime_ns, inode (or error)
+    rest: str
+
+    @property
+    def fingerprint(self) -> str:
+        digest = hashlib.blake2b(self.rest.encode(), digest_size=16)
+        digest.update(repr(self.talks).encode("utf-8", "surrogateescape"))  # ordered: sorted
+        return digest.hexdigest()
+
+
+def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
     digest = hashlib.blake2b(digest_size=16)
     digest.update(repr(sorted(options.items())).encode())
     for name in ("talkpages.toml", "speakers.toml"):
         _add_file(digest, site_dir / name, name)
-    for folder in (site_dir / "talks", site_dir / "layouts", site_dir / "assets",
-                   PACKAGE, PACKAGE / "theme", PACKAGE.parent.parent / "layouts",
-                   PACKAGE.parent.parent / "assets"):
-        _add_tree(digest, folder, folder is PACKAGE)
-    return digest.hexdigest()
+    for folder in (site_dir / "layouts", site_dir / "assets", PACKAGE, PACKAGE / "theme",
+                   PACKAGE.parent.parent / "layouts", PACKAGE.parent.parent / "assets"):
+        listing = _tree(folder, folder is PACKAGE)
+        digest.update(f"[{folder}]\n".encode("utf-8", "surrogateescape"))
+        for path, stat in listing.items():
+            digest.update(f"{path}\0{stat}\n".encode("utf-8", "surrogateescape"))
+    return Inputs(_tree(site_dir / "talks", False), digest.hexdigest())
 
 
 def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
@@ -45,26 +64,27 @@ def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
         digest.update(f"{label}\0{type(exc).__name__}\n".encode("utf-8", "surrogateescape"))
 
 
-def _add_tree(digest: hashlib.blake2b, folder: Path, top_only: bool) -> None:
-    digest.update(f"[{folder}]\n".encode("utf-8", "surrogateescape"))
-    stack = [folder]
+def _tree(folder: Path, top_only: bool) -> dict[str, tuple[int, int, int] | str]:
+    """Every file under `folder` (skipping hidden folders and __pycache__), by path, with
+    its size, modification time and inode, or the error met reading it."""
+    found: dict[str, tuple[int, int, int] | str] = {}
+    stack = [str(folder)]
     while stack:
         current = stack.pop()
         try:
             entries = sorted(os.scandir(current), key=lambda e: e.name)
         except OSError as exc:
-            digest.update(f"{current}\0{type(exc).__name__}\n".encode("utf-8", "surrogateescape"))
+            found[current] = type(exc).__name__
             continue
         for entry in entries:
             try:
                 if entry.is_dir():
                     if not top_only and not entry.name.startswith(".") \
                             and entry.name != "__pycache__":
-                        stack.append(Path(entry.path))
+                        stack.append(entry.path)
                     continue
                 stat = entry.stat()
-                digest.update(f"{entry.path}\0{stat.st_size}\0{stat.st_mtime_ns}\0"
-                              f"{stat.st_ino}\n".encode("utf-8", "surrogateescape"))
+                found[entry.path] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
             except OSError as exc:  # a broken link or a loop: the build will say so
-                digest.update(f"{entry.path}\0{type(exc).__name__}\n"
-                              .encode("utf-8", "surrogateescape"))
+                found[entry.path] = type(exc).__name__
+    return found

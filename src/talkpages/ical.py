@@ -23,7 +23,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime, timedelta, timezone
-from functools import lru_cache
+from functools import lru_cache, partial
 from urllib.parse import quote
 
 from . import __version__, ics
@@ -47,15 +47,22 @@ class Feeds:
     """Writes the feeds of one build from their talks' events (fragments the build's
     cache keeps, with STAMP_MARK for DTSTAMP), each VTIMEZONE once."""
 
-    def __init__(self, site: Site, event: Callable[[str], bytes]):
+    def __init__(self, site: Site, event: Callable[[str], bytes],
+                 kept: Callable[[tuple[str, int, int], Callable[[], bytes]], bytes]
+                 = lambda zone, make: make()):
         self.site = site
         self._event = event  # an event by its fragment key
+        self._kept = kept  # a VTIMEZONE kept by the build's cache, else made
         self._stamp = f"DTSTAMP:{ics.utc_stamp(site.now)}".encode()
         self._zones: dict[tuple[str, int, int], bytes] = {}
 
     def calendar(self, events: Iterable[str], zones: Iterable[tuple[str, int, int]], *,
                  name: str, path: str, description: str = "") -> Iterator[bytes]:
         """A feed to subscribe to, served at `path` (relative to the site root)."""
+        return self._assemble(self.head(name, path, description), events, zones)
+
+    def head(self, name: str, path: str, description: str = "") -> list[str]:
+        """The calendar's own properties, before its time zones and events."""
         config = self.site.config
         head = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN",
                 f"NAME:{ics.text(name)}", f"X-WR-CALNAME:{ics.text(name)}"]
@@ -67,7 +74,7 @@ class Feeds:
                  f"REFRESH-INTERVAL;VALUE=DURATION:{refresh}", f"X-PUBLISHED-TTL:{refresh}"]
         if config.calendar_color:
             head.append(f"COLOR:{config.calendar_color}")
-        return self._assemble(head, events, zones)
+        return head
 
     def single(self, event: str, zones: Iterable[tuple[str, int, int]]) -> bytes:
         """The one-event file behind "Add to calendar": no calendar name, no refresh,
@@ -75,21 +82,34 @@ class Feeds:
         head = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
         return b"".join(self._assemble(head, [event], zones))
 
-    def _assemble(self, head: list[str], events: Iterable[str],
-                  zones: Iterable[tuple[str, int, int]]) -> Iterator[bytes]:
-        yield ics.lines(head)
+    def prefix(self, head: list[str], zones: Iterable[tuple[str, int, int]]) -> bytes:
+        """What comes before the events: the head and the VTIMEZONEs."""
+        parts = [ics.lines(head)]
         for zone in zones:
             if zone not in self._zones:
-                self._zones[zone] = ics.lines(vtimezone(*zone))
-            yield self._zones[zone]
+                self._zones[zone] = self._kept(zone, partial(_vtimezone, zone))
+            parts.append(self._zones[zone])
+        return b"".join(parts)
+
+    def stamped(self, event: bytes) -> bytes:
+        """An event as a feed has it: with the DTSTAMP of this build."""
+        return event.replace(STAMP_MARK, self._stamp)
+
+    def _assemble(self, head: list[str], events: Iterable[str],
+                  zones: Iterable[tuple[str, int, int]]) -> Iterator[bytes]:
+        yield self.prefix(head, zones)
         batch: list[bytes] = []
         for key in events:
-            batch.append(self._event(key).replace(STAMP_MARK, self._stamp))
+            batch.append(self.stamped(self._event(key)))
             if len(batch) == 256:
                 yield b"".join(batch)
                 batch = []
         batch.append(b"END:VCALENDAR\r\n")
         yield b"".join(batch)
+
+
+def _vtimezone(zone: tuple[str, int, int]) -> bytes:
+    return ics.lines(vtimezone(*zone))
 
 
 def zone_years(talks: Iterable[Talk], now: datetime) -> dict[str, tuple[int, int]]:

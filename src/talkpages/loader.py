@@ -64,7 +64,7 @@ def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
     the same as when it was read, the others read (on every core for many)."""
     active = cache.active()
     config_key = cache.digest(repr(config))
-    inputs = [f"{slug}\0{bundle_files!r}\0{config_key}" for _, slug, bundle_files in files]
+    inputs = [(slug, bundle_files, config_key) for _, slug, bundle_files in files]
     results = [active.known_talk(path, given)
                for (path, _, _), given in zip(files, inputs, strict=True)]
     missing = [number for number, result in enumerate(results) if result is None]

@@ -14,7 +14,6 @@ calling process, with the same results.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -50,8 +49,12 @@ def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
     read the talk files of a large site (the Talks come back pickled)."""
     global _work
     processes = workers()
-    if not allowed or processes < 2 or len(jobs) < MIN_PAGES \
-            or "fork" not in multiprocessing.get_all_start_methods():
+    if not allowed or processes < 2 or len(jobs) < MIN_PAGES:
+        yield from (render(job) for job in jobs)
+        return
+    import multiprocessing  # 10 ms to import: only for the builds that fork
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         yield from (render(job) for job in jobs)
         return
     _work = (render, jobs)

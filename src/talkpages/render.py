@@ -17,6 +17,7 @@ import base64
 import hashlib
 import traceback
 from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -79,7 +80,7 @@ class Maker:
         env.filters.update(_filters(site))
         env.filters.update(pages.filters(site, theme, self.keys))
         env.tests.update(pages.tests(site))
-        self.feeds = ical.Feeds(site, self.piece)
+        self.feeds = ical.Feeds(site, self.piece, self._zone)
         self.makers: dict[str, Callable[[Talk], bytes]] = {
             "item": lambda talk: pages.item(theme, talk),
             "event": lambda talk: ical.event_bytes(site, talk),
@@ -145,6 +146,15 @@ class Maker:
             if not self.active.has_fragment(key):
                 self.active.remember_fragment(key, self.makers[kind](talk))
 
+    def _zone(self, zone: tuple[str, int, int], make: Callable[[], bytes]) -> bytes:
+        """A VTIMEZONE (some milliseconds to work out), kept by the build's cache."""
+        key = self.keys.of("zone", *map(str, zone))
+        data = self.active.fragment(key)
+        if data is None:
+            data = make()
+            self.active.remember_fragment(key, data)
+        return data
+
     def piece(self, key: str) -> bytes:
         """A fragment by its key: made by the talk pages, kept by the build's cache."""
         data = self.active.fragment(key)
@@ -205,6 +215,43 @@ class Maker:
 
     def _pieces(self, recipe: Recipe) -> Iterable[bytes]:
         return (self.piece(key) for _, key in recipe.pieces)
+
+    def splice(self, recipe: Recipe, old: Recipe, base: str) -> Output | None:
+        """The output of `recipe` as the last build's output of `old` (digest `base`)
+        with the fragments that changed replaced, where they are in it (delta.py);
+        None where it cannot be (the output is then made whole)."""
+        layout = self._layout(recipe)
+        if layout is None or len(old.pieces) != len(recipe.pieces):
+            return None
+        prefix, separator, change, shown = layout
+        lengths = self.active.fragment_lengths([key for _, key in old.pieces])
+        if None in lengths:
+            return None
+        starts = accumulate((length + change + len(separator)  # type: ignore[operator]
+                             for length in lengths), initial=len(prefix))
+        edits = [(start, start + length + change, shown(self.piece(new)))  # type: ignore[operator]
+                 for start, length, (_, was), (_, new)
+                 in zip(starts, lengths, old.pieces, recipe.pieces, strict=False)  # one start more
+                 if new != was]
+        return Output(recipe.path, splice=(base, tuple(edits)), origin=recipe.origin)
+
+    def _layout(self, recipe: Recipe,
+                ) -> tuple[bytes, bytes, int, Callable[[bytes], bytes]] | None:
+        """What comes before the fragments, what between, how much longer each is in
+        the output, and what it becomes there."""
+        if recipe.kind == FEED:
+            name, description = recipe.text
+            prefix = self.feeds.prefix(self.feeds.head(name, recipe.path, description),
+                                       recipe.zones)
+            longer = len(self.feeds.stamped(ical.STAMP_MARK)) - len(ical.STAMP_MARK)
+            return prefix, b"", longer, self.feeds.stamped
+        if recipe.kind == TALKS_JSON:
+            urls = {"calendar": self.site.config.absolute_url(FEED_PATH),
+                    "atom": self.site.config.absolute_url("feed.xml")}
+            return next(sitefiles.talks_json(self.site, urls, ())), b",", 0, bytes
+        if recipe.kind == SEARCH:
+            return next(sitefiles.search_index(())), b",", 0, bytes
+        return None
 
 
 def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,

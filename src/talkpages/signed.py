@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import marshal
 import os
 import pickle
 import secrets
@@ -24,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-MAGIC = b"talkpages-signed-1\n"
+MAGIC = b"talkpages-signed-2\n"
 _MAC_SIZE = 32
 
 
@@ -68,8 +69,11 @@ def _mac(data: bytes) -> bytes:
     return hashlib.blake2b(data, key=_key(), digest_size=_MAC_SIZE).digest()
 
 
-def dumps(value: Any) -> bytes:
-    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+def dumps(value: Any, plain: bool = False) -> bytes:
+    """`plain`: a value of built-in types only (dicts, lists, tuples, strings, numbers),
+    written with marshal, which reads and writes them two to three times faster."""
+    data = b"m" + marshal.dumps(value) if plain else \
+        b"p" + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     return MAGIC + _mac(data) + data
 
 
@@ -81,9 +85,11 @@ def loads(blob: bytes) -> Any | None:
     mac, data = blob[len(MAGIC):start], blob[start:]
     if not hmac.compare_digest(mac, _mac(data)):
         return None
-    try:
-        return pickle.loads(data)  # noqa: S301 - signed by this user's key above
-    except Exception:  # noqa: BLE001 - a pickle of another version of talkpages
+    try:  # signed by this user's key above: made by this user's talkpages
+        if data[:1] == b"m":
+            return marshal.loads(data[1:])
+        return pickle.loads(data[1:])  # noqa: S301
+    except Exception:  # noqa: BLE001 - written by another version of talkpages
         return None
 
 
@@ -94,8 +100,8 @@ def read(path: Path) -> Any | None:
         return None
 
 
-def write(path: Path, value: Any) -> None:
+def write(path: Path, value: Any, plain: bool = False) -> None:
     """Whole or not at all: a new file renamed over the old one."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(dumps(value))
+    temporary.write_bytes(dumps(value, plain))
     os.replace(temporary, path)

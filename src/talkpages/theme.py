@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 from jinja2 import nodes
+
+from . import signed
 
 _PACKAGE = Path(__file__).resolve().parent
 # What templates may read of `site` without making every page depend on every talk and
@@ -58,9 +61,12 @@ class Theme:
         return self.published.get(name, name)
 
     @classmethod
-    def for_site(cls, site_dir: Path) -> Theme:
+    def for_site(cls, site_dir: Path, cache_dir: Path | None = None) -> Theme:
+        """`cache_dir`: where compiled templates are kept between builds (signed: see
+        _SignedBytecode), and what is known of the theme's templates."""
         layouts = [site_dir / "layouts", builtin_dir("layouts")]
         env = jinja2.Environment(
+            bytecode_cache=_SignedBytecode(cache_dir) if cache_dir is not None else None,
             loader=jinja2.FileSystemLoader([str(p) for p in layouts if p.is_dir()]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -81,8 +87,17 @@ class Theme:
         for path in theme_files(site_dir):
             digest.update(f"{path}\0".encode("utf-8", "surrogateescape"))
             digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
-        return cls(env=env, assets=assets, published=published, digest=digest.hexdigest(),
-                   reads_site_state=_reads_site_state(env))
+        theme = digest.hexdigest()
+        known = signed.read(cache_dir / "scanned") if cache_dir is not None else None
+        if isinstance(known, tuple) and known[0] == theme:
+            reads = bool(known[1])
+        else:  # parsing every template takes a while: known from the last build
+            reads = _reads_site_state(env)
+            if cache_dir is not None:
+                cache_dir.mkdir(exist_ok=True)
+                signed.write(cache_dir / "scanned", (theme, reads))
+        return cls(env=env, assets=assets, published=published, digest=theme,
+                   reads_site_state=reads)
 
 
 def _reads_site_state(env: jinja2.Environment) -> bool:
@@ -102,6 +117,27 @@ def _reads_site_state(env: jinja2.Environment) -> bool:
                for node in tree.find_all(nodes.Name)):
             return True
     return False
+
+
+class _SignedBytecode(jinja2.BytecodeCache):
+    """Compiled templates kept between builds, as Jinja's own FileSystemBytecodeCache
+    does, but signed like all of the site's cache (signed.py): loading a template's code
+    runs it, and code in a cache folder that came with a repository must never run."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = signed.read(self.folder / bucket.key)
+        if isinstance(data, bytes):
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            self.folder.mkdir(exist_ok=True)
+            signed.write(self.folder / bucket.key, bucket.bytecode_to_string())
+        except OSError:
+            pass  # compiled again next time
 
 
 HASHED_SUFFIXES = (".css", ".js", ".mjs")

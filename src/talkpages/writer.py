@@ -49,7 +49,7 @@ MARKER = ".talkpages-output"
 DIRTY = ".talkpages-dirty"
 NEW_SUFFIX = ".talkpages-new"
 TWIN_SUFFIX = ".talkpages-previous"
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
 
 Entry = tuple[str, int, int, int]  # digest, size, mtime_ns, inode
 
@@ -62,6 +62,9 @@ class Output:
     origin: str = ""  # what made it, for messages
     digest: str = ""  # of the bytes, when known already; alone: "the same bytes as before"
     chunks: Iterable[bytes] | None = field(default=None, compare=False)  # streamed bytes
+    # The bytes of the file with digest `base` this path had, with ranges replaced:
+    # (base, ((start, end, new bytes), …)), in order; `digest` is then the new one's.
+    splice: tuple[str, tuple[tuple[int, int, bytes], ...]] | None = None
 
 
 def whole(output: Output) -> Output:
@@ -197,7 +200,7 @@ class Staging:
         if self.target == self.twin and not self._in_place:  # files it holds are unknown
             self._discard(self.twin)
         self.target.mkdir(parents=True, exist_ok=True)
-        (self.target / DIRTY).touch()
+        self._dirty = False  # nothing in the target changed yet (see _touch)
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
         self._source_fd = os.open(self._source, os.O_RDONLY | os.O_DIRECTORY) \
             if self._lendable else -1
@@ -226,26 +229,18 @@ class Staging:
     def _add(self, output: Output) -> None:
         path = output.path
         self.stats.paths.append(path)
+        if output.splice is not None:
+            self._write_splice(path, output.digest, *output.splice)
+            return
         if output.chunks is not None:
-            self._write_chunks(path, output.chunks)
+            self._write_chunks(path, output.chunks, output.digest)
             return
         digest = output.digest
         if not digest:
             digest = digest_bytes(output.data) if output.data is not None \
                 else digest_file(output.source)  # type: ignore[arg-type]
         self._files[path] = digest
-        kept = self._in_place.get(path)
-        if kept is not None and kept[0] == digest and self._holds(self._target_fd, path, kept):
-            self._entries[path] = kept
-            self.stats.kept += 1
-            return
-        self._clear(path)
-        lent = self._lendable.get(path)
-        if lent is not None and lent[0] == digest and self._holds(self._source_fd, path, lent):
-            os.link(path, path, src_dir_fd=self._source_fd, dst_dir_fd=self._target_fd,
-                    follow_symlinks=False)
-            self._entries[path] = lent
-            self.stats.kept += 1
+        if self._reuse(path, digest):
             return
         if output.data is not None:
             self._entries[path] = self._create(path, digest, (output.data,))
@@ -259,7 +254,40 @@ class Staging:
                                          hint="run the build again")])
         self.stats.written += 1
 
-    def _write_chunks(self, path: str, chunks: Iterable[bytes]) -> None:
+    def keep(self, path: str, digest: str) -> None:
+        """A file of the previous build, the same in this one (delta.py: the paths of
+        the previous build were checked when it wrote them)."""
+        self.stats.paths.append(path)
+        self._files[path] = digest
+        try:
+            if self._reuse(path, digest):
+                return
+        except OSError as exc:
+            raise BuildError([Diagnostic(self.out, f"cannot write {path}: {exc}")]) from None
+        raise BuildError([Diagnostic(None, f"internal error: {path} was to be kept from "
+                                     "the previous build, which no longer has it",
+                                     hint="run the build again")])
+
+    def _reuse(self, path: str, digest: str) -> bool:
+        """Has the target the file, or is it hard-linked from the source? (Else it is
+        cleared for the caller to write.)"""
+        kept = self._in_place.get(path)
+        if kept is not None and kept[0] == digest and self._holds(self._target_fd, path, kept):
+            self._entries[path] = kept
+            self.stats.kept += 1
+            return True
+        self._clear(path)
+        lent = self._lendable.get(path)
+        if lent is not None and lent[0] == digest and self._holds(self._source_fd, path, lent):
+            os.link(path, path, src_dir_fd=self._source_fd, dst_dir_fd=self._target_fd,
+                    follow_symlinks=False)
+            self._entries[path] = lent
+            self.stats.kept += 1
+            return True
+        return False
+
+    def _write_chunks(self, path: str, chunks: Iterable[bytes], known: str) -> None:
+        """A file written as it is made; `known`: its digest, else worked out on the way."""
         self._clear(path)
         digest = hashlib.blake2b(digest_size=16)
 
@@ -268,9 +296,32 @@ class Staging:
                 digest.update(chunk)
                 yield chunk
 
-        entry = self._create(path, "", hashed())
-        self._files[path] = digest.hexdigest()
-        self._entries[path] = (digest.hexdigest(), *entry[1:])
+        entry = self._create(path, "", chunks if known else hashed())
+        self._files[path] = known or digest.hexdigest()
+        self._entries[path] = (self._files[path], *entry[1:])
+        self.stats.written += 1
+
+    def _write_splice(self, path: str, digest: str, base: str,
+                      edits: tuple[tuple[int, int, bytes], ...]) -> None:
+        """A large file (a feed, talks.json) that differs from the one the last build
+        wrote by a few ranges: the rest is copied by the kernel from the old file."""
+        for folder, entries in ((self._target_fd, self._in_place),
+                                (self._source_fd, self._lendable)):
+            entry = entries.get(path)
+            if entry is not None and entry[0] == base and self._holds(folder, path, entry):
+                old = os.open(path, os.O_RDONLY | os.O_CLOEXEC, dir_fd=folder)
+                break
+        else:
+            raise BuildError([Diagnostic(None, f"internal error: {path} was to be changed "
+                                         "from the previous build, which no longer has it",
+                                         hint="run the build again")])
+        try:
+            self._clear(path)  # the old file stays readable through `old`
+            entry = self._create(path, digest, _spliced(old, edits))
+        finally:
+            os.close(old)
+        self._files[path] = digest
+        self._entries[path] = entry
         self.stats.written += 1
 
     def _holds(self, folder: int, path: str, entry: Entry) -> bool:
@@ -281,8 +332,16 @@ class Staging:
             return False
         return (stat.st_size, stat.st_mtime_ns, stat.st_ino) == entry[1:]
 
+    def _touch(self) -> None:
+        """The target is about to change: until the commit, it is marked dirty (a twin
+        left so by a killed build is not trusted: see _open)."""
+        if not self._dirty:
+            (self.target / DIRTY).touch()
+            self._dirty = True
+
     def _clear(self, path: str) -> None:
         """No file at `path` in the target, and its folder made."""
+        self._touch()
         folder = path.rpartition("/")[0]
         if folder not in self._made:
             parts = folder.split("/")
@@ -300,11 +359,14 @@ class Staging:
             except IsADirectoryError:
                 shutil.rmtree(self.target / path)
 
-    def _create(self, path: str, digest: str, chunks: Iterable[bytes]) -> Entry:
+    def _create(self, path: str, digest: str, chunks: Iterable[bytes | _Range]) -> Entry:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644,
                              dir_fd=self._target_fd)
         try:
             for chunk in chunks:
+                if isinstance(chunk, _Range):
+                    chunk.copy_to(descriptor)
+                    continue
                 view = memoryview(chunk)
                 while view:
                     view = view[os.write(descriptor, view):]
@@ -319,10 +381,11 @@ class Staging:
         try:
             if self._checker.problems:
                 raise BuildError(self._checker.problems)
+            self._touch()
             for gone in sorted(self._in_place.keys() - self._files.keys()):
                 self._clear_stale(gone)
                 self.stats.removed += 1
-            _write_manifest(self.target, self._files, fingerprint)
+            _write_manifest(self.target, fingerprint)
             (self.target / DIRTY).unlink()
             if self.mode == "copy":
                 self._next_twin, self._next_twin_fingerprint = self._entries, fingerprint
@@ -342,14 +405,14 @@ class Staging:
         return self.stats
 
     def close(self) -> None:
-        """Let go of the folders; an uncommitted target is left dirty for the next build
-        to clear (the twin) or removed (a folder beside the output)."""
+        """Let go of the folders; an uncommitted target is removed (a folder beside the
+        output) or, if anything in it changed, left dirty for the next build to clear
+        (the twin)."""
         for descriptor in (self._target_fd, self._source_fd):
             if descriptor >= 0:
                 os.close(descriptor)
         self._target_fd = self._source_fd = -1
-        if self.target != self.twin and self.target.exists() \
-                and (self.target / DIRTY).exists():
+        if self.target != self.twin and self.target.exists():  # not committed
             self._discard(self.target)
 
     def _clear_stale(self, path: str) -> None:
@@ -369,13 +432,44 @@ class Staging:
 
     def _save_record(self, fingerprint: str) -> None:
         if self._record_path is not None:
-            signed.write(self._record_path, {
+            twin, output = self._next_twin, self._entries
+            signed.write(self._record_path, {  # the twin as it differs from the output
                 "format": RECORD_FORMAT, "out": str(self.out), "twin_path": str(self.twin),
-                "output": self._entries, "twin": self._next_twin,
-                "fingerprints": {"output": fingerprint, "twin": self._next_twin_fingerprint}})
+                "output": output, "fingerprints": {"output": fingerprint,
+                                                   "twin": self._next_twin_fingerprint},
+                "twin_differs": {p: e for p, e in twin.items() if output.get(p) != e},
+                "twin_lacks": [p for p in output if p not in twin]}, plain=True)
 
     def _discard(self, folder: Path) -> None:
         _discard(folder)
+
+
+@dataclass(frozen=True)
+class _Range:
+    """Bytes of another file, copied by the kernel (copy_file_range) where it can."""
+    source: int
+    start: int
+    count: int
+
+    def copy_to(self, target: int) -> None:
+        position, left = self.start, self.count
+        while left > 0:
+            try:
+                done = os.copy_file_range(self.source, target, left, position)
+            except (AttributeError, OSError):  # not Linux, or across file systems
+                done = os.write(target, os.pread(self.source, min(left, 1 << 20), position))
+            if done <= 0:
+                raise OSError(f"the file to copy from ended {left} bytes early")
+            position, left = position + done, left - done
+
+
+def _spliced(old: int, edits: tuple[tuple[int, int, bytes], ...]) -> Iterator[bytes | _Range]:
+    position = 0
+    for start, end, data in edits:
+        yield _Range(old, position, start - position)
+        yield data
+        position = end
+    yield _Range(old, position, os.fstat(old).st_size - position)
 
 
 def _record(out: Path, cache_dir: Path | None) -> tuple[Path | None, Path, dict[str, Any]]:
@@ -393,6 +487,11 @@ def _record(out: Path, cache_dir: Path | None) -> tuple[Path | None, Path, dict[
     found = signed.read(path)
     if isinstance(found, dict) and found.get("format") == RECORD_FORMAT \
             and found.get("out") == str(out) and found.get("twin_path") == str(twin):
+        files = dict(found["output"])
+        for lacking in found["twin_lacks"]:
+            del files[lacking]
+        files.update(found["twin_differs"])
+        found["twin"] = files
         return path, twin, found
     return path, twin, {}
 
@@ -434,6 +533,8 @@ def up_to_date(out_dir: Path, cache_dir: Path, fingerprint: str) -> int | None:
     """The output folder holds what a build of inputs with this fingerprint writes, every
     file as that build left it: the number of files; None if a build is needed."""
     out = Path(os.path.abspath(out_dir))
+    if not fingerprint or read_fingerprint(out) != fingerprint:
+        return None  # known from the marker, before the record is read
     try:
         _, _, record = _record(out, cache_dir)
         files = record.get("output")
@@ -498,18 +599,6 @@ def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
     return staging.commit(fingerprint)
 
 
-def read_manifest(folder: Path) -> dict[str, str]:
-    """Path -> digest of the files a build wrote into `folder`; {} if unknown."""
-    try:
-        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
-        files = data["files"]
-        if isinstance(files, dict):
-            return {str(k): str(v) for k, v in files.items()}
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    return {}
-
-
 def read_fingerprint(folder: Path) -> str:
     """The inputs' fingerprint the build that wrote `folder` recorded ("" if none)."""
     try:
@@ -521,11 +610,13 @@ def read_fingerprint(folder: Path) -> str:
         return ""
 
 
-def _write_manifest(folder: Path, files: dict[str, str], fingerprint: str) -> None:
+def _write_manifest(folder: Path, fingerprint: str) -> None:
+    """The marker of an output folder: whose it is, and the fingerprint of the inputs it
+    was built from (the list of its files is in the signed record, in the cache)."""
     text = json.dumps({"talkpages": "This folder is written by talkpages; each build "
-                       "makes it match the site exactly.", "fingerprint": fingerprint,
-                       "files": dict(sorted(files.items()))}, ensure_ascii=False, indent=0)
-    (folder / MARKER).write_text(text, encoding="utf-8")
+                       "makes it match the site exactly.", "fingerprint": fingerprint},
+                      indent=0)
+    (folder / MARKER).write_text(text + "\n", encoding="utf-8")
 
 
 def _exchange_or_rename(twin: Path, out_dir: Path) -> None:
