@@ -9,7 +9,7 @@ from pathlib import Path
 from talkpages.build import render
 from talkpages.cache import BuildCache, Keys, MemoryCache, Stats
 from talkpages.loader import LoadOptions, load_site
-from talkpages.theme import Theme
+from talkpages.theme import Theme, _reads_site_state, builtin_dir
 from talkpages.writer import Output
 
 from conftest import NOW, MakeSite, talk
@@ -139,7 +139,9 @@ def test_the_time_of_the_build_changes_only_the_keys_of_talks_it_moves(
 
 def test_a_theme_reading_the_whole_site_makes_every_page_depend_on_everything(
         make_site: MakeSite, tmp_path: Path) -> None:
-    assert not Theme.for_site(tmp_path / "no-theme-of-its-own").reads_site_state
+    builtin = Theme.for_site(tmp_path / "no-theme-of-its-own")
+    assert not builtin.reads_site_state
+    assert not _reads_site_state(builtin.env, builtin_dir("layouts"))  # taken as known
     site_dir = make_site({"talks/a.md": talk("A", "2019-01-01"),
                           "layouts/404.html": "{{ site.talks | length }} talks"})
     assert Theme.for_site(site_dir).reads_site_state

@@ -68,10 +68,11 @@ def edit(site: Path, kind: str, number: int, step: int) -> None:
         text = re.sub(r'abstract = "([^"]*)"', rf'abstract = "\1 More {step}."', text, count=1)
     elif kind == "location":
         text = re.sub(r'location = "([^"]*)"', f'location = "Elsewhere {step}, Spain"', text)
-    elif kind == "links":
-        text = text.replace("+++\n## Part", f'url_video = "https://v.example/{step}"\n+++\n## Part')
-    elif kind == "event":
-        text = text.replace("+++\n## Part", f'event = "Conf {step}"\n+++\n## Part', 1)
+    elif kind in ("links", "event"):
+        key, value = ("url_video", f"https://v.example/{step}") if kind == "links" \
+            else ("event", f"Conf {step}")
+        text = re.sub(rf'\n{key} = "[^"]*"', "", text)
+        text = text.replace("+++\n## Part", f'{key} = "{value}"\n+++\n## Part')
     elif kind == "date":
         text = re.sub(r"date = (\d{4})", lambda m: f"date = {int(m.group(1)) - 1}", text,
                       count=1)

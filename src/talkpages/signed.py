@@ -29,14 +29,19 @@ MAGIC = b"talkpages-signed-2\n"
 _MAC_SIZE = 32
 
 
+def user_cache() -> Path:
+    """talkpages' folder in the user's cache: the key, and compiled built-in templates."""
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(home) / "talkpages"
+
+
 @lru_cache(maxsize=1)
 def _key() -> bytes:
     given = os.environ.get("TALKPAGES_CACHE_KEY")
     if given:
         return hashlib.blake2b(given.encode("utf-8", "surrogateescape"),
                                digest_size=32).digest()
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = Path(home) / "talkpages" / "cache-key"
+    path = user_cache() / "cache-key"
     try:
         key = path.read_bytes()
         if len(key) == 32:

@@ -61,12 +61,13 @@ class Theme:
         return self.published.get(name, name)
 
     @classmethod
-    def for_site(cls, site_dir: Path, cache_dir: Path | None = None) -> Theme:
-        """`cache_dir`: where compiled templates are kept between builds (signed: see
-        _SignedBytecode), and what is known of the theme's templates."""
+    def for_site(cls, site_dir: Path, keep_compiled: bool = False) -> Theme:
+        """`keep_compiled`: compiled templates are kept between builds (as Python keeps
+        .pyc files), in the user's cache, where every site built here finds them."""
         layouts = [site_dir / "layouts", builtin_dir("layouts")]
         env = jinja2.Environment(
-            bytecode_cache=_SignedBytecode(cache_dir) if cache_dir is not None else None,
+            bytecode_cache=_SignedBytecode(signed.user_cache() / "templates")
+            if keep_compiled else None,
             loader=jinja2.FileSystemLoader([str(p) for p in layouts if p.is_dir()]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -88,23 +89,18 @@ class Theme:
             digest.update(f"{path}\0".encode("utf-8", "surrogateescape"))
             digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
         theme = digest.hexdigest()
-        known = signed.read(cache_dir / "scanned") if cache_dir is not None else None
-        if isinstance(known, tuple) and known[0] == theme:
-            reads = bool(known[1])
-        else:  # parsing every template takes a while: known from the last build
-            reads = _reads_site_state(env)
-            if cache_dir is not None:
-                cache_dir.mkdir(exist_ok=True)
-                signed.write(cache_dir / "scanned", (theme, reads))
         return cls(env=env, assets=assets, published=published, digest=theme,
-                   reads_site_state=reads)
+                   reads_site_state=_reads_site_state(env, site_dir / "layouts"))
 
 
-def _reads_site_state(env: jinja2.Environment) -> bool:
-    """Does a template read more of `site` than its config and speakers? A template
-    that cannot be parsed counts as reading everything (its error comes when rendered)."""
+def _reads_site_state(env: jinja2.Environment, own: Path) -> bool:
+    """Does a template of the site's own (in `own`) read more of `site` than its config
+    and speakers? The built-in templates do not (a test says so). A template that
+    cannot be parsed counts as reading everything (its error comes when rendered)."""
     assert env.loader is not None
-    for name in env.list_templates():
+    names = [path.relative_to(own).as_posix() for path in sorted(own.rglob("*"))
+             if path.is_file()] if own.is_dir() else []
+    for name in names:
         try:
             source = env.loader.get_source(env, name)[0]
             tree = env.parse(source)
@@ -121,8 +117,8 @@ def _reads_site_state(env: jinja2.Environment) -> bool:
 
 class _SignedBytecode(jinja2.BytecodeCache):
     """Compiled templates kept between builds, as Jinja's own FileSystemBytecodeCache
-    does, but signed like all of the site's cache (signed.py): loading a template's code
-    runs it, and code in a cache folder that came with a repository must never run."""
+    does (a template's key is its name and file, checked against its source), but signed
+    like everything talkpages keeps (signed.py): loading a template's code runs it."""
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -134,7 +130,7 @@ class _SignedBytecode(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:
-            self.folder.mkdir(exist_ok=True)
+            self.folder.mkdir(parents=True, exist_ok=True)
             signed.write(self.folder / bucket.key, bucket.bytecode_to_string())
         except OSError:
             pass  # compiled again next time
