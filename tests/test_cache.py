@@ -148,3 +148,37 @@ def test_a_theme_reading_the_whole_site_makes_every_page_depend_on_everything(
     first, site = keys_for(make_site, talk("A", "2019-01-01"))
     later, _ = keys_for(make_site, talk("A", "2019-01-01"), now=NOW + timedelta(hours=1))
     assert first.page("404.html", "404.html", {}) != later.page("404.html", "404.html", {})
+
+
+def test_compiled_templates_never_keep_a_value_of_another_site(make_site: MakeSite,
+                                                                tmp_path: Path) -> None:
+    """Regression: Jinja's optimizer called `"" | absolute` when it compiled 404.html, and
+    the compiled template, kept for every site of the user, gave the next site the first
+    one's base_url."""
+    from talkpages.build import build
+
+    for number, host in enumerate(["https://first.example/", "https://second.example/",
+                                   "https://first.example/"]):
+        site = make_site({"talks/a.md": talk("A", "2019-01-01"),
+                          "talkpages.toml": f'base_url = "{host}"\n'},
+                         root=tmp_path / f"site-{number % 2}")
+        out = tmp_path / f"out-{number}"
+        assert build(site, out, OPTIONS).ok
+        assert f'<link rel="canonical" href="{host}">' in (out / "404.html").read_text()
+
+
+def test_a_changed_stylesheet_is_linked_by_its_new_name(make_site: MakeSite,
+                                                         tmp_path: Path) -> None:
+    """The same bug, in one site: `'style.css' | asset` worked out when a template was
+    compiled kept linking the stylesheet's old hashed name."""
+    from talkpages.build import build
+    from talkpages.theme import hashed_name
+
+    for colour in ("red", "blue"):
+        css = f"body {{ color: {colour}; }}\n"
+        site = make_site({"talks/a.md": talk("A", "2019-01-01"), "assets/style.css": css})
+        out = tmp_path / f"out-{colour}"
+        assert build(site, out, OPTIONS).ok
+        name = hashed_name("style.css", css.encode())
+        assert f'href="./assets/{name}"' in (out / "index.html").read_text()
+        assert (out / "assets" / name).read_text() == css

@@ -77,9 +77,9 @@ class Maker:
         env = theme.env
         env.globals.update(site=site, config=site.config, version=__version__,
                            feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
-        env.filters.update(_filters(site))
-        env.filters.update(pages.filters(site, theme, self.keys))
-        env.tests.update(pages.tests(site))
+        for name, function in {**_filters(site), **pages.filters(site, theme, self.keys)}.items():
+            env.filters[name] = _unfoldable(function)
+        env.tests.update({name: _unfoldable(test) for name, test in pages.tests(site).items()})
         self.feeds = ical.Feeds(site, self.piece, self._zone)
         self.makers: dict[str, Callable[[Talk], bytes]] = {
             "item": lambda talk: pages.item(theme, talk),
@@ -252,6 +252,19 @@ class Maker:
         if recipe.kind == SEARCH:
             return next(sitefiles.search_index(())), b",", 0, bytes
         return None
+
+
+def _unfoldable(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter or test Jinja never calls while it compiles a template. Jinja works out
+    `"" | absolute` then, once, and compiled templates are kept between builds and shared
+    by the user's sites: a value of one site (its base_url, the hashed name of its
+    stylesheet) would stay in another's pages. It calls no filter that takes the
+    context."""
+    @jinja2.pass_context
+    def call(context: Any, *args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    return call
 
 
 def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
