@@ -196,7 +196,8 @@ class BuildCache:
     def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
         return None
 
-    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult) -> None:
+    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
+                      blob: bytes | None = None) -> None:
         self.stats.talks_read += 1
 
     def known_page(self, key: str | None, path: str, origin: str) -> Output | None:
@@ -284,8 +285,9 @@ class MemoryCache(BuildCache):
             return kept[1]
         return None
 
-    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult) -> None:
-        super().remember_talk(path, inputs, result)
+    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
+                      blob: bytes | None = None) -> None:
+        super().remember_talk(path, inputs, result, blob)
         signature = _file_signature(path)
         if signature is not None:
             with self._lock:

@@ -155,7 +155,8 @@ def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCa
         recipes.append((recipe, old))
     staging = Staging(out_dir, site_dir, store.folder)
     made = set(affected)
-    if not all(staging.has(path, kept[1]) for path, kept in outputs.items() if path not in made):
+    if not all(staging.has(path, kept[1], look=False) for path, kept in outputs.items()
+               if path not in made):
         staging.close()  # the output and its twin no longer hold the last build whole
         raise _NotAvailable
     store.staging = staging

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -70,17 +71,18 @@ def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
     missing = [number for number, result in enumerate(results) if result is None]
     made = render_all(_load_job(config, config_key), [files[n] for n in missing],
                       active.parallel)
-    for number, result in zip(missing, made, strict=True):
-        results[number] = result
-        active.remember_talk(files[number][0], inputs[number], result)
+    for number, blob in zip(missing, made, strict=True):
+        results[number] = result = pickle.loads(blob)  # noqa: S301 - made just now
+        active.remember_talk(files[number][0], inputs[number], result, blob)
     return results  # type: ignore[return-value]
 
 
 def _load_job(config: Config, config_key: str,
-              ) -> Callable[[tuple[Path, str, tuple[str, ...]]],
-                            tuple[Talk | None, list[Diagnostic]]]:
-    def load(job: tuple[Path, str, tuple[str, ...]]) -> tuple[Talk | None, list[Diagnostic]]:
-        return load_talk(job[0], job[1], config, job[2], config_key)
+              ) -> Callable[[tuple[Path, str, tuple[str, ...]]], bytes]:
+    """A talk read, pickled: as it travels from a worker, and as the cache keeps it."""
+    def load(job: tuple[Path, str, tuple[str, ...]]) -> bytes:
+        return pickle.dumps(load_talk(job[0], job[1], config, job[2], config_key),
+                            protocol=pickle.HIGHEST_PROTOCOL)
     return load
 
 

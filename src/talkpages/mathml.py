@@ -18,9 +18,12 @@ or LaTeX it cannot read, is shown as the LaTeX source in a `<code>`.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 ELEMENTS = frozenset("""
@@ -52,7 +55,9 @@ _INDENTED = re.compile(r"^(?: {4}|\t)")
 def to_mathml(latex: str, display: bool) -> str:
     """One formula as MathML, or its source in a <code> when it cannot be converted."""
     try:
-        from latex2mathml.converter import convert  # 60 ms to import: only for math
+        import xml.etree.ElementTree as ET  # imported for math only, like latex2mathml
+
+        from latex2mathml.converter import convert
 
         markup = convert(latex.strip(), display="block" if display else "inline")
         if _allowed(ET.fromstring(markup)):

@@ -42,6 +42,7 @@ from .writer import Output, Staging, digest_bytes
 
 FORMAT = 3
 JOURNAL = "journal"
+JOURNAL_SHARE = 0.25  # the state is written again when its notes have grown to this share
 _NOTE = {"talks", "outputs", "fragments", "paths", "pack_end", "build", "talk_files",
          "generation"}
 COMPACT_BELOW = 0.5  # the pack is rewritten when less than this share of it is in use
@@ -161,12 +162,13 @@ class DiskCache(BuildCache):
         self._pending[name] = signature  # taken before the file is read
         return None
 
-    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult) -> None:
-        super().remember_talk(path, inputs, result)
+    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
+                      blob: bytes | None = None) -> None:
+        super().remember_talk(path, inputs, result, blob)
         signature = self._pending.pop(str(path), None)
         if signature is not None:
             self._talks[str(path)] = (signature, inputs, self._append(
-                pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)))
+                blob or pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)))
             self._changed_talks.add(str(path))
 
     def stored_inputs(self, path: str) -> TalkInputs | None:
@@ -373,7 +375,7 @@ class DiskCache(BuildCache):
             "generation": self._generation}, plain=True)
         try:
             size = path.stat().st_size if path.exists() else 0
-            if size + len(note) > (self.folder / "state").stat().st_size / 4:
+            if size + len(note) > (self.folder / "state").stat().st_size * JOURNAL_SHARE:
                 return False
             with open(path, "ab") as journal:
                 journal.write(len(note).to_bytes(8, "big") + note)

@@ -201,6 +201,7 @@ class Staging:
             self._discard(self.twin)
         self.target.mkdir(parents=True, exist_ok=True)
         self._dirty = False  # nothing in the target changed yet (see _touch)
+        self._held: dict[tuple[int, str], bool] = {}
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
         self._source_fd = os.open(self._source, os.O_RDONLY | os.O_DIRECTORY) \
             if self._lendable else -1
@@ -209,11 +210,15 @@ class Staging:
         """The digest of a file of the new site ("" if it has none such)."""
         return self._files.get(path, "")
 
-    def has(self, path: str, digest: str) -> bool:
-        """Can the new site have this file with these bytes without being given them?"""
-        for entries in (self._in_place, self._lendable):
+    def has(self, path: str, digest: str, look: bool = True) -> bool:
+        """Can the new site have this file with these bytes without being given them?
+        `look`: the file is looked at (size, time, inode), as it is when it is taken;
+        else the record is believed (delta.py, for the files it leaves alone)."""
+        for folder, entries in ((self._target_fd, self._in_place),
+                                (self._source_fd, self._lendable)):
             entry = entries.get(path)
-            if entry is not None and entry[0] == digest:
+            if entry is not None and entry[0] == digest \
+                    and (not look or self._holds(folder, path, entry)):
                 return True
         return False
 
@@ -256,9 +261,17 @@ class Staging:
 
     def keep(self, path: str, digest: str) -> None:
         """A file of the previous build, the same in this one (delta.py: the paths of
-        the previous build were checked when it wrote them)."""
+        the previous build were checked when it wrote them). A file the record says the
+        target has is kept as it is, unlike `add`, which looks at its size, time and
+        inode first: a build that changes a few talks leaves tens of thousands of files
+        alone, and a file edited in place is put right by the next other build."""
         self.stats.paths.append(path)
         self._files[path] = digest
+        kept = self._in_place.get(path)
+        if kept is not None and kept[0] == digest:
+            self._entries[path] = kept
+            self.stats.kept += 1
+            return
         try:
             if self._reuse(path, digest):
                 return
@@ -325,12 +338,18 @@ class Staging:
         self.stats.written += 1
 
     def _holds(self, folder: int, path: str, entry: Entry) -> bool:
-        """Is the file as the record has it: not replaced, not edited in place?"""
+        """Is the file as the record has it: not replaced, not edited in place? (Asked
+        by `has` and again when the file is taken: looked at once.)"""
+        known = self._held.get((folder, path))
+        if known is not None:
+            return known
         try:
             stat = os.stat(path, dir_fd=folder, follow_symlinks=False)
+            holds = (stat.st_size, stat.st_mtime_ns, stat.st_ino) == entry[1:]
         except OSError:
-            return False
-        return (stat.st_size, stat.st_mtime_ns, stat.st_ino) == entry[1:]
+            holds = False
+        self._held[folder, path] = holds
+        return holds
 
     def _touch(self) -> None:
         """The target is about to change: until the commit, it is marked dirty (a twin
