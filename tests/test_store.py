@@ -70,23 +70,25 @@ def test_a_journal_cut_short_or_of_an_older_state_is_not_read(
     monkeypatch.setattr(store, "JOURNAL_SHARE", 100.0)  # notes, however small the site
     site, out = files(make_site), tmp_path / "out"
     built(site, out)
-    for n in range(3):  # three builds that change one talk: three notes in the journal
+
+    def edit(number: int) -> None:  # the body only: a build that notes what it changed
         (site / "talks/t4.md").write_text(talk("Talk 4", "2014-03-05T10:00:00",
-                                               'tags = ["t1"]', body=f"Edit {n}."))
+                                               'tags = ["t1"]', body=f"Edit {number}."))
+
+    for number in range(3):
+        edit(number)
         built(site, out)
     journal = site / ".talkpages-cache" / store.JOURNAL
-    assert journal.exists()
-    journal.write_bytes(journal.read_bytes()[:-10])  # a build killed while it wrote
-    (site / "talks/t4.md").write_text(talk("Talk 4", "2014-03-05T10:00:00", 'tags = ["t1"]',
-                                           body="Edit 4."))
+    notes = journal.read_bytes()
+    journal.write_bytes(notes[:-10])  # a build killed while it wrote its note
+    edit(3)
     assert built(site, out)[1] == expected(site)
-    old = journal.read_bytes()
-    (site / "talks/t9.md").write_text(talk("Moved", "2001-01-01"))  # a full build: a new state
-    built(site, out)
-    journal.write_bytes(old)  # notes on the state before: never applied to this one
-    (site / "talks/t4.md").write_text(talk("Talk 4", "2014-03-05T10:00:00", 'tags = ["t1"]',
-                                           body="Edit 5."))
-    assert built(site, out)[1] == expected(site)
+    assert not journal.exists()  # the state no longer matched the output: a full build
+    journal.write_bytes(notes)  # notes on the state before: never applied to this one
+    edit(4)
+    cache, found = built(site, out)
+    assert found == expected(site)
+    assert cache.stats.talks_read == 1  # and the state of the full build was used
 
 
 def test_a_rewritten_pack_keeps_every_talk_and_page(make_site: MakeSite, tmp_path: Path,

@@ -77,7 +77,8 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
                     done = delta.build(site_dir, out_dir, options, active, inputs, fingerprint)
                 if done is not None:
                     written, warnings, counts = done
-                    active.build.update(talk_files=inputs.talks, warnings=_kept(warnings))
+                    active.build.update(talk_files=inputs.talks, warnings=_kept(warnings),
+                                        fingerprint=fingerprint)
                     active.finish()
                     return BuildResult(diagnostics=warnings, written=written, counts=counts,
                                        seconds=time.perf_counter() - started, delta=True)
@@ -91,7 +92,7 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
                     result.written = _write(site, theme, site_dir, out_dir, active,
                                             fingerprint)
                     if isinstance(active, DiskCache):
-                        active.build = _asked(site, theme, options, inputs, result)
+                        active.build = _asked(site, theme, options, inputs, result, fingerprint)
                     active.finish()
                 except BuildError as exc:
                     result.diagnostics += exc.diagnostics
@@ -104,7 +105,7 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
 
 
 def _asked(site: Site, theme: Theme, options: LoadOptions, inputs: Inputs | None,
-           result: BuildResult) -> dict[str, Any]:
+           result: BuildResult, fingerprint: str) -> dict[str, Any]:
     """What a build was asked for and found, kept for the next one (delta.py)."""
     if inputs is None:
         return {}
@@ -112,7 +113,7 @@ def _asked(site: Site, theme: Theme, options: LoadOptions, inputs: Inputs | None
     return {"rest": inputs.rest, "talk_files": inputs.talks,
             "options": delta.options_of(options), "keys": [keys.content, keys.pages],
             "warnings": _kept([d for d in result.diagnostics if not d.is_error]),
-            "counts": result.counts}
+            "counts": result.counts, "fingerprint": fingerprint}
 
 
 @contextmanager

@@ -168,6 +168,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
+def run() -> None:
+    """The command: `main`, then out of the process at once. Python would otherwise free
+    every object of a large build one by one as it exits, tens of milliseconds for
+    nothing; every file talkpages writes is closed by then."""
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 def _console(args: argparse.Namespace) -> Console:
     return Console(quiet=getattr(args, "quiet", False), verbose=getattr(args, "verbose", False))
 
@@ -187,6 +197,8 @@ def _build(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     console = _console(args)
+    # The cache knows talk files by path: `-s site` and `-s /home/me/site` are one site.
+    args.source = Path(os.path.abspath(args.source))
     overrides = {"base_url": args.base_url} if args.base_url else None
     out_dir = args.output or args.source / "public"
     options = _options(args, overrides)

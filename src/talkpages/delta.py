@@ -154,10 +154,8 @@ def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCa
                  else key) for source, key in old.pieces))
         recipes.append((recipe, old))
     staging = Staging(out_dir, site_dir, store.folder)
-    made = set(affected)
-    if not all(staging.has(path, kept[1], look=False) for path, kept in outputs.items()
-               if path not in made):
-        staging.close()  # the output and its twin no longer hold the last build whole
+    if not staging.last_build() or staging.last_build() != previous.get("fingerprint"):
+        staging.close()  # the output is not the last build's (or it was deleted)
         raise _NotAvailable
     store.staging = staging
     try:
@@ -171,9 +169,7 @@ def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCa
                     else None
                 kept = store.remember_page(key, spliced or maker.make(recipe))
             staging.add(kept)
-        for path, (_, digest, _, _) in outputs.items():
-            if path not in made:
-                staging.keep(path, digest)
+        staging.keep_the_rest(set(affected))
     except BaseException:
         staging.close()
         raise

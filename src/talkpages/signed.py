@@ -70,7 +70,7 @@ def _key() -> bytes:
     return key
 
 
-def _mac(data: bytes) -> bytes:
+def _mac(data: bytes | memoryview) -> bytes:
     return hashlib.blake2b(data, key=_key(), digest_size=_MAC_SIZE).digest()
 
 
@@ -87,11 +87,11 @@ def loads(blob: bytes) -> Any | None:
     if not blob.startswith(MAGIC):
         return None
     start = len(MAGIC) + _MAC_SIZE
-    mac, data = blob[len(MAGIC):start], blob[start:]
+    mac, data = blob[len(MAGIC):start], memoryview(blob)[start:]  # states run to megabytes
     if not hmac.compare_digest(mac, _mac(data)):
         return None
     try:  # signed by this user's key above: made by this user's talkpages
-        if data[:1] == b"m":
+        if data[0] == ord("m"):
             return marshal.loads(data[1:])
         return pickle.loads(data[1:])  # noqa: S301
     except Exception:  # noqa: BLE001 - written by another version of talkpages

@@ -37,6 +37,7 @@ import os
 import secrets
 import shutil
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -201,6 +202,12 @@ class Staging:
             self._discard(self.twin)
         self.target.mkdir(parents=True, exist_ok=True)
         self._dirty = False  # nothing in the target changed yet (see _touch)
+        self._trash = None if cache_dir is None else \
+            cache_dir / "trash" / f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._put: list[str] = []
+        if cache_dir is not None and (cache_dir / "trash").exists():
+            threading.Thread(target=_empty, args=(cache_dir / "trash", self._trash),
+                             daemon=True).start()
         self._held: dict[tuple[int, str], bool] = {}
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
         self._source_fd = os.open(self._source, os.O_RDONLY | os.O_DIRECTORY) \
@@ -258,6 +265,27 @@ class Staging:
                                          "the previous build, which no longer has it",
                                          hint="run the build again")])
         self.stats.written += 1
+
+    def last_build(self) -> str:
+        """The fingerprint of the build the output folder holds, when this staging will
+        exchange it with its twin ("" otherwise): see keep_the_rest."""
+        return self._fingerprints.get("output", "") if self.mode == "exchange" else ""
+
+    def keep_the_rest(self, made: set[str]) -> None:
+        """Every file of the output but `made` stays as it is (delta.py, after a build
+        that changed a few talks): kept in the twin where it is the output's own file,
+        hard-linked from the output where the build before the last changed it. As
+        `keep`, it believes the record for the files it leaves alone."""
+        assert self.mode == "exchange"
+        same = {path: entry for path, entry in self._lendable.items()
+                if path not in made and self._in_place.get(path) == entry}
+        self._entries.update(same)
+        self._files.update((path, entry[0]) for path, entry in same.items())
+        self.stats.paths += same
+        self.stats.kept += len(same)
+        for path, entry in self._lendable.items():
+            if path not in made and path not in same:
+                self.keep(path, entry[0])
 
     def keep(self, path: str, digest: str) -> None:
         """A file of the previous build, the same in this one (delta.py: the paths of
@@ -371,12 +399,30 @@ class Staging:
                         os.mkdir(sub, dir_fd=self._target_fd)
                     self._made.add(sub)
         if self._in_place:
+            old = self._in_place.get(path)
+            if old is not None and old[1] >= LARGE and self._trash is not None:
+                self._put_aside(path)
+                return
             try:
                 os.unlink(path, dir_fd=self._target_fd)
             except FileNotFoundError:
                 pass
             except IsADirectoryError:
                 shutil.rmtree(self.target / path)
+
+    def _put_aside(self, path: str) -> None:
+        """A large file replaced in the twin goes to the cache's trash, which the next
+        build empties while it works (freeing megabytes takes a while on some disks)."""
+        assert self._trash is not None
+        self._trash.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(path, self._trash / f"{len(self._put)}", src_dir_fd=self._target_fd)
+            self._put.append(path)
+        except FileNotFoundError:
+            pass
+        except OSError:  # another file system, a folder where a file was
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path, dir_fd=self._target_fd)
 
     def _create(self, path: str, digest: str, chunks: Iterable[bytes | _Range]) -> Entry:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644,
@@ -591,6 +637,16 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
     except (OSError, KeyError, AttributeError):
         return None
     return len(files)
+
+
+LARGE = 1 << 20  # bytes: see Staging._put_aside
+
+
+def _empty(trash: Path, keep: Path) -> None:
+    """Delete what earlier builds put in the trash (not this build's own)."""
+    for folder in list(trash.iterdir()):
+        if folder != keep:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _discard(folder: Path) -> None:
