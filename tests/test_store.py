@@ -146,3 +146,17 @@ def test_an_error_in_a_changed_talk_fails_the_build_and_the_fix_builds(
     (site / "talks/t2.md").write_text(good.replace("Body text.", "Fixed."))
     code, _, _ = run_cli(*args)
     assert code == 0 and b"Fixed." in (out / "t2/index.html").read_bytes()
+
+
+def test_talks_read_by_another_version_of_talkpages_are_read_again(
+        make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a parsed talk was kept by its file, slug and config alone, so a new
+    talkpages that reads files otherwise (a fix to times, say) went on using the old."""
+    from talkpages import cache as caches
+
+    site = files(make_site)
+    built(site, tmp_path / "out")
+    monkeypatch.setattr(caches, "code_digest", lambda: "another version")
+    cache, found = built(site, tmp_path / "out")
+    assert cache.stats.talks_read == 12 and cache.stats.talks_reused == 0
+    assert found == expected(site)

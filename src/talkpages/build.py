@@ -5,14 +5,12 @@ from __future__ import annotations
 import gc
 import pickle
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import delta
-from .cache import BuildCache, Keys, use
+from .cache import BuildCache, Keys, collector_paused, use
 from .diagnostics import BuildError, Diagnostic, has_errors
 from .fingerprint import Inputs
 from .loader import LoadOptions, load_site
@@ -45,14 +43,18 @@ def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None
     `cache` keeps work between builds (`serve`) or counts it (progress); see cache.py.
     """
     started = time.perf_counter()
-    with use(cache or BuildCache()) as active:
-        site, diagnostics = load_site(site_dir, options)
-        result = BuildResult(diagnostics=diagnostics, site=site)
-        if site is not None:
-            try:
-                result.outputs = render_site(site, active.theme(site_dir))
-            except BuildError as exc:
-                result.diagnostics += exc.diagnostics
+    try:
+        with use(cache or BuildCache()) as active:
+            with collector_paused():
+                site, diagnostics = load_site(site_dir, options)
+            result = BuildResult(diagnostics=diagnostics, site=site)
+            if site is not None:
+                try:
+                    result.outputs = render_site(site, active.theme(site_dir))
+                except BuildError as exc:
+                    result.diagnostics += exc.diagnostics
+    finally:
+        gc.unfreeze()
     result.seconds = time.perf_counter() - started
     return result
 
@@ -73,7 +75,7 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
     try:
         with use(cache or lasting or BuildCache()) as active:
             if isinstance(active, DiskCache) and inputs is not None:
-                with _loading():
+                with collector_paused():
                     done = delta.build(site_dir, out_dir, options, active, inputs, fingerprint)
                 if done is not None:
                     written, warnings, counts = done
@@ -82,7 +84,7 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
                     active.finish()
                     return BuildResult(diagnostics=warnings, written=written, counts=counts,
                                        seconds=time.perf_counter() - started, delta=True)
-            with _loading():
+            with collector_paused():
                 site, diagnostics = load_site(site_dir, options)
             result = BuildResult(diagnostics=diagnostics, site=site)
             if site is not None:
@@ -114,23 +116,6 @@ def _asked(site: Site, theme: Theme, options: LoadOptions, inputs: Inputs | None
             "options": delta.options_of(options), "keys": [keys.content, keys.pages],
             "warnings": _kept([d for d in result.diagnostics if not d.is_error]),
             "counts": result.counts, "fingerprint": fingerprint}
-
-
-@contextmanager
-def _loading() -> Iterator[None]:
-    """No cyclic garbage collection while the site is read: reading 10,000 talks (or
-    their cache) makes hundreds of thousands of objects and no garbage, and Python's
-    collector would scan them again and again (two thirds of the time). What is read
-    lives for the build and is frozen (never scanned again, and the pages of memory that
-    forked workers share stay shared); the collector runs again for rendering."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 def _kept(warnings: list[Diagnostic]) -> bytes:

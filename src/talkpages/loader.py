@@ -64,7 +64,8 @@ def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
     """The talk of every file: from the build's cache where the file and the inputs are
     the same as when it was read, the others read (on every core for many)."""
     active = cache.active()
-    config_key = cache.digest(repr(config))
+    config_key = cache.digest(repr(config), cache.code_digest())  # another talkpages reads
+    # a file otherwise: a Talk of an older version is never taken for this one's
     inputs = [(slug, bundle_files, config_key) for _, slug, bundle_files in files]
     results = [active.known_talk(path, given)
                for (path, _, _), given in zip(files, inputs, strict=True)]

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -26,6 +26,7 @@ from .diagnostics import Diagnostic
 from .frontmatter import FrontMatter
 from .recurrence import Recurrence, occurrences
 from .recurrence import parse as parse_recurrence
+from .times import once
 
 if TYPE_CHECKING:
     from .speakers import Speaker
@@ -112,6 +113,11 @@ class Talk:
         """The page's path from the site root."""
         return f"{self.slug}/"
 
+    @once
+    def file(self) -> str:
+        """The talk's file, as text (how the build's cache names it)."""
+        return str(self.source)
+
     @property
     def sort_key(self) -> tuple[datetime, str]:
         return (self.schedule.start_utc, self.slug)
@@ -120,7 +126,7 @@ class Talk:
     def cancelled(self) -> bool:
         return self.status == "cancelled"
 
-    @cached_property
+    @once
     def occurrences(self) -> tuple[times.Schedule, ...]:
         """Every occurrence (one, unless the talk recurs; a long series is cut short)."""
         if self.recurrence is None:
@@ -159,12 +165,17 @@ class Site:
     def past(self) -> list[Talk]:
         return list(self._past)
 
-    @cached_property
+    @once
     def _upcoming(self) -> tuple[Talk, ...]:
         talks = [t for t in self.talks if t.is_upcoming(self.now)]
         return tuple(sorted(talks, key=lambda t: (t.next_schedule(self.now).start_utc, t.slug)))
 
-    @cached_property
+    @once
+    def coming(self) -> frozenset[int]:
+        """The ids of the upcoming talks (asked for every talk of every list page)."""
+        return frozenset(map(id, self._upcoming))
+
+    @once
     def _past(self) -> tuple[Talk, ...]:
         return tuple(t for t in reversed(self.talks) if not t.is_upcoming(self.now))
 

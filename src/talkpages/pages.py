@@ -103,10 +103,11 @@ def _paginated(site: Site, template: str, base: str, origin: str, talks: Sequenc
     size = site.config.paginate
     chunks = [talks[i:i + size] for i in range(0, len(talks), size)] or [[]]
     specs = []
+    coming = site.coming
     for number, chunk in enumerate(chunks, start=1):
         pager = Pager(number, len(chunks), base)
-        upcoming = [t for t in chunk if t.is_upcoming(site.now)]
-        past = [t for t in chunk if not t.is_upcoming(site.now)]
+        upcoming = [t for t in chunk if id(t) in coming]
+        past = [t for t in chunk if id(t) not in coming]
         url = pager.url(number)
         specs.append(PageSpec(template, unquote(url), origin, {
             **context, "pager": pager, "upcoming": upcoming,

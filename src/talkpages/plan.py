@@ -51,7 +51,7 @@ class Recipe:
 
     def sources(self) -> set[str]:
         """The talk files the output shows: when one of them changes, so may the output."""
-        return {source for source, _ in self.pieces} | {str(t.source) for t in self.talks()}
+        return {source for source, _ in self.pieces} | {t.file for t in self.talks()}
 
 
 def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
@@ -69,6 +69,8 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     zone_years = zones_of(site)
     config = site.config
+    pieces = {kind: {id(talk): (talk.file, keys.fragment(kind, talk)) for talk in talks}
+              for kind in ("event", "record", "row")}
     feeds = [(FEED_PATH, site.talks, config.feed_name, config.description, "the calendar feed")]
     for kind, groups in (("tags", tags), ("speakers", speakers)):
         for group in groups:
@@ -76,12 +78,12 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
             label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
             feeds.append((path, group.talks, f"{config.feed_name}: {group.name}",
                           f"Talks {label} on {config.title}", f"the feed {path}"))
+    events = pieces["event"]
     for path, members, name, description, origin in feeds:
-        recipes.append(Recipe(path, FEED, origin, pieces=_pieces(keys, "event", members),
+        recipes.append(Recipe(path, FEED, origin, pieces=tuple(events[id(t)] for t in members),
                               text=(name, description), zones=_zones(members, zone_years)))
-    recipes += [Recipe(event_file(talk), EVENT_FILE, str(talk.source),
-                       pieces=_pieces(keys, "event", [talk]), zones=_zones([talk], zone_years))
-                for talk in talks]
+    recipes += [Recipe(event_file(talk), EVENT_FILE, talk.file, pieces=(events[id(talk)],),
+                       zones=_zones((talk,), zone_years)) for talk in talks]
     existing = {recipe.path for recipe in recipes}
     recipes += [_page(spec) for spec in pages.list_pages(site, existing, (tags, speakers, years))]
     listed = [r.path.removesuffix("index.html") for r in recipes if r.path.endswith("index.html")]
@@ -92,9 +94,10 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
                context={"pages": sorted(listed, key=_depth), "lastmod": lastmod}),
         Recipe("robots.txt", ROBOTS, "robots.txt"),
         Recipe("feed.xml", ATOM, "the Atom feed", context={"talks": newest}),
-        Recipe("talks.json", TALKS_JSON, "talks.json", pieces=_pieces(keys, "record", talks)),
+        Recipe("talks.json", TALKS_JSON, "talks.json",
+               pieces=tuple(pieces["record"][id(t)] for t in talks)),
         Recipe("search.json", SEARCH, "the search index",
-               pieces=_pieces(keys, "row", site.upcoming + site.past))]
+               pieces=tuple(pieces["row"][id(t)] for t in site.upcoming + site.past))]
     recipes += [Recipe(f"assets/{theme.published_name(name)}", FILE, str(path), source=path)
                 for name, path in theme.assets.items()]
     recipes += [Recipe(name, FILE, str(path), source=path)
@@ -141,11 +144,10 @@ def _page(spec: pages.PageSpec) -> Recipe:
     return Recipe(page_path(spec.url), PAGE, spec.origin, spec.template, spec.url, spec.context)
 
 
-def _pieces(keys: Keys, kind: str, talks: Any) -> tuple[tuple[str, str], ...]:
-    return tuple((str(talk.source), keys.fragment(kind, talk)) for talk in talks)
-
-
 def _zones(talks: Any, years: dict[str, tuple[int, int]]) -> tuple[tuple[str, int, int], ...]:
+    if len(talks) == 1:  # a talk's own .ics: 100,000 of them on a large site
+        s = talks[0].schedule
+        return ((s.zone, *years[s.zone]),) if s.zone and not s.all_day else ()
     zones = sorted({t.schedule.zone for t in talks if t.schedule.zone and not t.schedule.all_day})
     return tuple((zone, *years[zone]) for zone in zones)
 

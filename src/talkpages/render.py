@@ -64,7 +64,9 @@ def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
     """Every output of the site, one at a time: the writer stores each as it comes, so
     a build never holds all of a large site's pages in memory."""
     maker = Maker(site, theme)
-    return maker.run(make_plan(site, theme, maker.keys))
+    with cache.collector_paused():
+        recipes = make_plan(site, theme, maker.keys)
+    return maker.run(recipes)
 
 
 class Maker:
