@@ -52,6 +52,25 @@ def outputs(result: BuildResult) -> dict[str, bytes]:
     return {o.path: o.data for o in result.outputs if o.data is not None}
 
 
+def build_with_cache(site: Path, out: Path) -> tuple[BuildResult, object, dict[str, bytes]]:
+    """A build as `talkpages build` runs it (the site's lasting cache, the inputs known
+    file by file): its result, its cache and the files of the output but the marker."""
+    from talkpages.build import build
+    from talkpages.fingerprint import read_inputs
+    from talkpages.store import DiskCache
+
+    inputs = read_inputs(site, {"now": NOW.isoformat()})
+    cache = DiskCache.open(site)
+    assert cache is not None
+    try:
+        result = build(site, out, LoadOptions(now=NOW), cache, inputs.fingerprint, inputs)
+    finally:
+        cache.close()
+    assert result.ok, [d.format() for d in result.diagnostics]
+    return result, cache, {p.relative_to(out).as_posix(): p.read_bytes()
+                           for p in out.rglob("*") if p.is_file() and p.name != ".talkpages-output"}
+
+
 @pytest.fixture(scope="session")
 def example_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example site of the repository, built once for the tests that only read it."""

@@ -11,14 +11,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from talkpages.build import build
-from talkpages.fingerprint import read_inputs
-from talkpages.loader import LoadOptions
-from talkpages.store import DiskCache
+from conftest import build_with_cache, render_site, talk
 
-from conftest import NOW, render_site, talk
-
-OPTIONS = LoadOptions(now=NOW)
 ZONES = ["Europe/Madrid", "Asia/Shanghai", "America/New_York", "UTC"]
 
 
@@ -86,16 +80,7 @@ def edit(site: Path, kind: str, number: int, step: int) -> None:
 
 def build_once(site: Path, out: Path) -> tuple[bool, dict[str, bytes]]:
     """A build as `talkpages build` runs it: whether it was a delta build, and the files."""
-    inputs = read_inputs(site, {"now": NOW.isoformat()})
-    cache = DiskCache.open(site)
-    assert cache is not None
-    try:
-        result = build(site, out, OPTIONS, cache, inputs.fingerprint, inputs)
-    finally:
-        cache.close()
-    assert result.ok, [d.format() for d in result.diagnostics]
-    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
-             if p.is_file() and p.name != ".talkpages-output"}
+    result, _, files = build_with_cache(site, out)
     return result.delta, files
 
 

@@ -8,14 +8,9 @@ from pathlib import Path
 import pytest
 
 from talkpages import signed, store
-from talkpages.build import build
-from talkpages.fingerprint import read_inputs
-from talkpages.loader import LoadOptions
 from talkpages.store import DiskCache
 
-from conftest import NOW, MakeSite, render_site, talk
-
-OPTIONS = LoadOptions(now=NOW)
+from conftest import NOW, MakeSite, build_with_cache, render_site, talk
 
 
 def files(make_site: MakeSite) -> Path:
@@ -25,16 +20,8 @@ def files(make_site: MakeSite) -> Path:
 
 
 def built(site: Path, out: Path) -> tuple[DiskCache, dict[str, bytes]]:
-    inputs = read_inputs(site, {"now": NOW.isoformat()})
-    cache = DiskCache.open(site)
-    assert cache is not None
-    try:
-        result = build(site, out, OPTIONS, cache, inputs.fingerprint, inputs)
-    finally:
-        cache.close()
-    assert result.ok, [d.format() for d in result.diagnostics]
-    return cache, {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
-                   if p.is_file() and p.name != ".talkpages-output"}
+    _, cache, found = build_with_cache(site, out)
+    return cache, found  # type: ignore[return-value]
 
 
 def expected(site: Path) -> dict[str, bytes]:

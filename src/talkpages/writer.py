@@ -403,12 +403,15 @@ class Staging:
             if old is not None and old[1] >= LARGE and self._trash is not None:
                 self._put_aside(path)
                 return
-            try:
-                os.unlink(path, dir_fd=self._target_fd)
-            except FileNotFoundError:
-                pass
-            except IsADirectoryError:
-                shutil.rmtree(self.target / path)
+            self._remove(path)
+
+    def _remove(self, path: str) -> None:
+        try:
+            os.unlink(path, dir_fd=self._target_fd)
+        except FileNotFoundError:
+            pass
+        except IsADirectoryError:
+            shutil.rmtree(self.target / path)
 
     def _put_aside(self, path: str) -> None:
         """A large file replaced in the twin goes to the cache's trash, which the next
@@ -481,12 +484,7 @@ class Staging:
             self._discard(self.target)
 
     def _clear_stale(self, path: str) -> None:
-        try:
-            os.unlink(path, dir_fd=self._target_fd)
-        except FileNotFoundError:
-            pass
-        except IsADirectoryError:
-            shutil.rmtree(self.target / path)
+        self._remove(path)
         folder = PurePosixPath(path).parent
         while folder.parts:  # folders left empty go too
             try:
