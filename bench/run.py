@@ -137,18 +137,23 @@ def measure(cmd: list[str], log: Path, interval: float = 0.01) -> Run:
     stop = threading.Event()
 
     def sample() -> None:
-        # RSS of the known tree every `interval`, PSS every other time (reading it
-        # walks the page tables); the tree itself (a scan of all of /proc, ~1 ms)
-        # every 5th time, to keep the sampler's own CPU small.
+        # RSS of the known tree every `interval`; the tree itself (a scan of all of
+        # /proc, ~1 ms) every 5th time. PSS less often: reading it walks the page tables
+        # (40 ms for a process of 1.5 GiB), and a sampler reading it every 20 ms would
+        # take a core from the build it measures, the more so the larger the build. A
+        # round of PSS costing c seconds waits 20 c before the next one (5% of a core).
         nonlocal peak, single, proportional
-        tick, pids = 0, [pid]
+        tick, pids, next_pss = 0, [pid], 0.0
         while not stop.is_set():
             if tick % 5 == 0:
                 pids = descendants(pid)
             sizes = [rss(p) for p in pids]
             peak, single = max(peak, sum(sizes)), max(single, *sizes)
-            if tick % 2 == 0:
+            now = time.perf_counter()
+            if now >= next_pss:
                 proportional = max(proportional, sum(pss(p) for p in pids))
+                cost = time.perf_counter() - now
+                next_pss = now + max(2 * interval, 20 * cost)
             tick += 1
             stop.wait(interval)
 
@@ -448,8 +453,9 @@ def report(res: Results, n: int, big: int | None, hugo_version: str | None) -> l
                      f"{med(label, 'max_proc') / MiB:>8.1f} MiB")
     lines += ["(medians; CPU: user+sys of the build and the descendants it waited for; peak PSS:",
               " the highest sum of the proportional set sizes of the build and all its",
-              " descendants (memory shared by forked workers counts once), sampled every 20 ms;",
-              " peak RSS: the same with resident set sizes, shared pages counted in every",
+              " descendants (memory shared by forked workers counts once), sampled as often as",
+              " costs 5% of a core (see bench/README.md); peak RSS: the same with resident set",
+              " sizes, every 10 ms, shared pages counted in every",
               " process, an upper bound; max process: ru_maxrss of the largest single process)"]
 
     tag = f"{n:,}"
