@@ -8,7 +8,7 @@ import os
 import re
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import build_with_cache, render_site, talk
@@ -41,17 +41,32 @@ def site_files() -> dict[str, str]:
 
 # Edits that keep a talk's shape (delta builds) and edits that do not (full builds).
 KEEPING = ["body", "title", "abstract", "location", "links", "event"]
-CHANGING = ["date", "tags", "draft", "new file", "remove file"]
+CHANGING = ["date", "tags", "draft", "new file", "remove file", "rename"]
+
+
+def talk_names(number: int) -> list[str]:
+    """The two names talk `number` has: renames move it back and forth."""
+    return (["bundle/index.md", "moved-bundle/index.md"] if number == 9
+            else [f"talk-{number:02d}.md", f"moved-{number:02d}.md"])
 
 
 def edit(site: Path, kind: str, number: int, step: int) -> None:
-    path = site / "talks" / (f"talk-{number:02d}.md" if number != 9 else "bundle/index.md")
+    names = talk_names(number)
+    now = 0 if (site / "talks" / names[0]).exists() else 1
+    path = site / "talks" / names[now]
     if kind == "new file":
         (site / "talks" / f"new-{step}.md").write_text(talk(f"New {step}", "2024-03-03"))
         return
     if kind == "remove file":
         for new in (site / "talks").glob("new-*.md"):
             new.unlink()
+        return
+    if kind == "rename":  # a new address: the old pages go, the bundle's files move
+        target = site / "talks" / names[1 - now]
+        if number == 9:
+            path.parent.rename(target.parent)
+        else:
+            path.rename(target)
         return
     text = path.read_text()
     if kind == "body":
@@ -87,6 +102,7 @@ def build_once(site: Path, out: Path) -> tuple[bool, dict[str, bytes]]:
 @settings(max_examples=500 if os.environ.get("HYPOTHESIS_PROFILE") == "stress" else 12)
 @given(st.lists(st.tuples(st.sampled_from(KEEPING + CHANGING), st.integers(0, 23)),
                 min_size=1, max_size=6))
+@example([("rename", 9), ("body", 9), ("rename", 9), ("rename", 4), ("title", 4)])
 def test_any_edits_give_what_a_build_from_nothing_gives(tmp_path_factory, edits) -> None:
     site = tmp_path_factory.mktemp("site")
     for name, content in site_files().items():
