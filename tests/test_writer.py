@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 from talkpages.diagnostics import BuildError
-from talkpages.writer import MARKER, Output, check_outputs, digest_bytes, write_site
+from talkpages.writer import LARGE, MARKER, Output, check_outputs, digest_bytes, write_site
 
 
 @pytest.mark.parametrize("path", ["../escape.html", "/etc/passwd", "a/../../b", "a\\b", "",
@@ -190,3 +191,32 @@ def test_a_build_killed_midway_leaves_the_previous_output_intact(tmp_path: Path)
     assert not any(twins.glob("*/.talkpages-dirty"))
     assert b"Changed 0" in (out / "t0/index.html").read_bytes()
     assert b"Changed 1499" in (out / "t1499/index.html").read_bytes()
+
+
+def _trash_is_emptied(cache: Path) -> bool:
+    """The trash is emptied by a process of its own once a build is done: give it time."""
+    for _ in range(200):
+        if not any((cache / "trash").glob("*")):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_what_a_build_replaces_goes_to_the_trash_and_is_freed_after_it(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    out, cache = site / "public", site / ".talkpages-cache"
+    big = [b"a" * (LARGE + 1), b"b" * (LARGE + 1), b"c" * (LARGE + 1)]
+    for number, data in enumerate(big):  # the third build replaces the twin's large file
+        write_site([Output("calendar.ics", data), Output("x.html", b"%d" % number)], out,
+                   site, cache_dir=cache)
+        assert (out / "calendar.ics").read_bytes() == data
+    assert _trash_is_emptied(cache)
+    # a twin whose files are unknown (its record lost) goes to the trash whole
+    for record in (cache / "outputs").glob("*.record"):
+        record.unlink()
+    twins = [folder for folder in (cache / "outputs").iterdir() if folder.is_dir()]
+    assert twins and any(twin.iterdir() for twin in twins)
+    write_site([Output("x.html", b"new")], out, site, cache_dir=cache)
+    assert (out / "x.html").read_bytes() == b"new" and not (out / "calendar.ics").exists()
+    assert _trash_is_emptied(cache)

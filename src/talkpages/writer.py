@@ -198,16 +198,13 @@ class Staging:
             self._next_twin_fingerprint = self._fingerprints.get("twin", "")
         else:  # assembled as the twin, then the output made of links to it
             self.mode, self.target, self._source = "copy", self.twin, self.twin
+        self._trash = None if cache_dir is None else \
+            cache_dir / "trash" / f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._put: list[str] = []
         if self.target == self.twin and not self._in_place:  # files it holds are unknown
             self._discard(self.twin)
         self.target.mkdir(parents=True, exist_ok=True)
         self._dirty = False  # nothing in the target changed yet (see _touch)
-        self._trash = None if cache_dir is None else \
-            cache_dir / "trash" / f"{os.getpid()}-{secrets.token_hex(4)}"
-        self._put: list[str] = []
-        if cache_dir is not None and (cache_dir / "trash").exists():
-            threading.Thread(target=_empty, args=(cache_dir / "trash", self._trash),
-                             daemon=True).start()
         self._held: dict[tuple[int, str], bool] = {}
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
         self._source_fd = os.open(self._source, os.O_RDONLY | os.O_DIRECTORY) \
@@ -414,8 +411,8 @@ class Staging:
             shutil.rmtree(self.target / path)
 
     def _put_aside(self, path: str) -> None:
-        """A large file replaced in the twin goes to the cache's trash, which the next
-        build empties while it works (freeing megabytes takes a while on some disks)."""
+        """A large file replaced in the twin goes to the cache's trash, emptied after
+        the build (freeing megabytes takes a while on some disks)."""
         assert self._trash is not None
         self._trash.mkdir(parents=True, exist_ok=True)
         try:
@@ -482,6 +479,9 @@ class Staging:
         self._target_fd = self._source_fd = -1
         if self.target != self.twin and self.target.exists():  # not committed
             self._discard(self.target)
+        if self._trash is not None:
+            _empty_later(self._trash.parent)
+            self._trash = None
 
     def _clear_stale(self, path: str) -> None:
         self._remove(path)
@@ -504,6 +504,16 @@ class Staging:
                 "twin_lacks": [p for p in output if p not in twin]}, plain=True)
 
     def _discard(self, folder: Path) -> None:
+        """A folder of thousands of files takes seconds to delete: it goes to the
+        trash, emptied after the build (deleted at once where it cannot: no cache, or
+        another file system)."""
+        if self._trash is not None and folder.exists():
+            try:
+                self._trash.mkdir(parents=True, exist_ok=True)
+                folder.rename(self._trash / f"{folder.name}-{secrets.token_hex(4)}")
+                return
+            except OSError:
+                pass
         _discard(folder)
 
 
@@ -640,11 +650,32 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
 LARGE = 1 << 20  # bytes: see Staging._put_aside
 
 
-def _empty(trash: Path, keep: Path) -> None:
-    """Delete what earlier builds put in the trash (not this build's own)."""
-    for folder in list(trash.iterdir()):
-        if folder != keep:
+def _empty_later(trash: Path) -> None:
+    """Delete what builds put in the trash, once this one is done, by a process of its
+    own that outlives the command: freeing a large folder or file takes seconds on
+    some disks, and the build does not wait for it. Where there is no `sh` to start
+    it, a thread of this process deletes what it can before the command ends."""
+    try:
+        folders = [str(folder) for folder in trash.iterdir()]
+    except OSError:
+        return
+    if not folders:
+        return
+    shell = shutil.which("sh") if hasattr(os, "posix_spawn") else None
+    if shell is not None:
+        try:  # sh starts rm in the background and ends: nothing of it is left to wait for
+            os.waitpid(os.posix_spawn(shell, ["sh", "-c", 'rm -rf -- "$@" </dev/null '
+                                             '>/dev/null 2>&1 &', "sh", *folders],
+                                      os.environ), 0)
+            return
+        except OSError:
+            pass
+
+    def delete() -> None:
+        for folder in folders:
             shutil.rmtree(folder, ignore_errors=True)
+
+    threading.Thread(target=delete, daemon=True).start()
 
 
 def _discard(folder: Path) -> None:
