@@ -91,10 +91,11 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
                 result.counts = (len(site.upcoming), len(site.past))
                 try:
                     theme = active.theme(site_dir)
-                    result.written = _write(site, theme, site_dir, out_dir, active,
+                    keys = Keys(site, theme)
+                    result.written = _write(site, theme, keys, site_dir, out_dir, active,
                                             fingerprint)
                     if isinstance(active, DiskCache):
-                        active.build = _asked(site, theme, options, inputs, result, fingerprint)
+                        active.build = _asked(keys, options, inputs, result, fingerprint)
                     active.finish()
                 except BuildError as exc:
                     result.diagnostics += exc.diagnostics
@@ -106,12 +107,11 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
     return result
 
 
-def _asked(site: Site, theme: Theme, options: LoadOptions, inputs: Inputs | None,
-           result: BuildResult, fingerprint: str) -> dict[str, Any]:
+def _asked(keys: Keys, options: LoadOptions, inputs: Inputs | None, result: BuildResult,
+           fingerprint: str) -> dict[str, Any]:
     """What a build was asked for and found, kept for the next one (delta.py)."""
     if inputs is None:
         return {}
-    keys = Keys(site, theme)
     return {"rest": inputs.rest, "talk_files": inputs.talks,
             "options": delta.options_of(options), "keys": [keys.content, keys.pages],
             "warnings": _kept([d for d in result.diagnostics if not d.is_error]),
@@ -123,14 +123,14 @@ def _kept(warnings: list[Diagnostic]) -> bytes:
     return pickle.dumps(warnings, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _write(site: Site, theme: Theme, site_dir: Path, out_dir: Path, active: BuildCache,
+def _write(site: Site, theme: Theme, keys: Keys, site_dir: Path, out_dir: Path, active: BuildCache,
            fingerprint: str) -> WriteStats:
     folder = active.folder if isinstance(active, DiskCache) else None
     staging = Staging(out_dir, site_dir, folder)
     if isinstance(active, DiskCache):
         active.staging = staging  # pages the output keeps need not be rendered
     try:
-        for output in iter_outputs(site, theme):
+        for output in iter_outputs(site, theme, keys):
             staging.add(output)
     except BaseException:
         staging.close()

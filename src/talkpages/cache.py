@@ -63,6 +63,12 @@ def digest(*parts: str) -> str:
                            digest_size=16).hexdigest()
 
 
+def config_key(config: Any) -> str:
+    """What a Talk is read with besides its file: the config, and talkpages' own code
+    (a Talk read by another version is never taken for this one's)."""
+    return digest(repr(config), code_digest())
+
+
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     """talkpages' own code: another version renders differently."""
@@ -299,7 +305,7 @@ class MemoryCache(BuildCache):
         self._used = set()
 
     def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
-        signature = _file_signature(path)
+        signature = file_signature(path)
         with self._lock:
             kept = self._talks.get(path)
         if signature is not None and kept is not None and kept[0] == (signature, inputs):
@@ -310,7 +316,7 @@ class MemoryCache(BuildCache):
     def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
                       blob: bytes | None = None) -> None:
         super().remember_talk(path, inputs, result, blob)
-        signature = _file_signature(path)
+        signature = file_signature(path)
         if signature is not None:
             with self._lock:
                 self._talks[path] = ((signature, inputs), result)
@@ -359,7 +365,8 @@ class MemoryCache(BuildCache):
         self.finish()
 
 
-def _file_signature(path: Path) -> tuple[int, int, int, int] | None:
+def file_signature(path: Path) -> tuple[int, int, int, int] | None:
+    """What tells that a file changed: its modification and change times, size, inode."""
     try:
         stat = path.stat()
     except OSError:
@@ -370,4 +377,4 @@ def _file_signature(path: Path) -> tuple[int, int, int, int] | None:
 def _theme_fingerprint(site_dir: Path) -> tuple[Any, ...]:
     from .theme import theme_files
 
-    return tuple((str(path), _file_signature(path)) for path in theme_files(site_dir))
+    return tuple((str(path), file_signature(path)) for path in theme_files(site_dir))

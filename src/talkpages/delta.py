@@ -97,7 +97,7 @@ def _changed_talks(site_dir: Path, options: LoadOptions, store: DiskCache, chang
     """The changed talks, read again, if each has the shape it had; and the warnings."""
     config, problems = load_config(site_dir, options.overrides)
     speakers, found = load_speakers(site_dir)
-    config_key = caches.digest(repr(config), caches.code_digest())
+    config_key = caches.config_key(config)
     site = Site(root=site_dir, config=config, talks=_NoTalks(), now=options.now,
                 speakers=speakers)
     talks: dict[str, Talk] = {}

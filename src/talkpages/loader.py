@@ -19,7 +19,7 @@ from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
 from .model import Site, Talk, make_talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
-from .parallel import render_all
+from .parallel import forks, render_all
 from .speakers import load_speakers
 
 TALKS_DIR = "talks"
@@ -64,12 +64,17 @@ def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
     """The talk of every file: from the build's cache where the file and the inputs are
     the same as when it was read, the others read (on every core for many)."""
     active = cache.active()
-    config_key = cache.digest(repr(config), cache.code_digest())  # another talkpages reads
-    # a file otherwise: a Talk of an older version is never taken for this one's
+    config_key = cache.config_key(config)
     inputs = [(slug, bundle_files, config_key) for _, slug, bundle_files in files]
     results = [active.known_talk(path, given)
                for (path, _, _), given in zip(files, inputs, strict=True)]
     missing = [number for number, result in enumerate(results) if result is None]
+    if not forks(len(missing), active.parallel):  # read here: nothing to pickle
+        for number in missing:
+            path, slug, bundle_files = files[number]
+            results[number] = result = load_talk(path, slug, config, bundle_files, config_key)
+            active.remember_talk(path, inputs[number], result)
+        return results  # type: ignore[return-value]
     made = render_all(_load_job(config, config_key), [files[n] for n in missing],
                       active.parallel)
     for number, blob in zip(missing, made, strict=True):

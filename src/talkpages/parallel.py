@@ -43,20 +43,26 @@ def workers() -> int:
     return min(cores, 8)
 
 
+def forks(jobs: int, allowed: bool = True) -> bool:
+    """Does render_all run this many jobs in worker processes?"""
+    if not allowed or jobs < MIN_PAGES or workers() < 2:
+        return False
+    import multiprocessing  # 10 ms to import: only for the builds that fork
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
                allowed: bool = True) -> Iterator[Result]:
     """`render(job)` for every job, in order; in parallel when it pays. Also used to
     read the talk files of a large site (the Talks come back pickled)."""
     global _work
-    processes = workers()
-    if not allowed or processes < 2 or len(jobs) < MIN_PAGES:
+    if not forks(len(jobs), allowed):  # in this process
         yield from (render(job) for job in jobs)
         return
-    import multiprocessing  # 10 ms to import: only for the builds that fork
+    import multiprocessing
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        yield from (render(job) for job in jobs)
-        return
+    processes = workers()
     _work = (render, jobs)
     ranges = [(start, min(start + CHUNK, len(jobs))) for start in range(0, len(jobs), CHUNK)]
     context = multiprocessing.get_context("fork")

@@ -60,10 +60,10 @@ def render_site(site: Site, theme: Theme) -> list[Output]:
     return [whole(output) for output in iter_outputs(site, theme)]
 
 
-def iter_outputs(site: Site, theme: Theme) -> Iterator[Output]:
+def iter_outputs(site: Site, theme: Theme, keys: Keys | None = None) -> Iterator[Output]:
     """Every output of the site, one at a time: the writer stores each as it comes, so
     a build never holds all of a large site's pages in memory."""
-    maker = Maker(site, theme)
+    maker = Maker(site, theme, keys)
     with cache.collector_paused():
         recipes = make_plan(site, theme, maker.keys)
     return maker.run(recipes)
@@ -75,6 +75,7 @@ class Maker:
     def __init__(self, site: Site, theme: Theme, keys: Keys | None = None):
         self.site, self.theme = site, theme
         self.keys = keys or Keys(site, theme)
+        self.now = site.now.isoformat()
         self.active = cache.active()
         env = theme.env
         env.globals.update(site=site, config=site.config, version=__version__,
@@ -169,10 +170,10 @@ class Maker:
     def key(self, recipe: Recipe) -> str | None:
         """The key of an output (cache.py); None: always made (it is cheap, or depends on
         nothing but what decides the plan)."""
-        keys, now = self.keys, self.site.now.isoformat()
-        pieces = [key for _, key in recipe.pieces]
+        keys, now = self.keys, self.now
         if recipe.kind in (TALK, PAGE):
             return keys.page(recipe.template, recipe.url, recipe.context)
+        pieces = [key for _, key in recipe.pieces]
         if recipe.kind in (FEED, EVENT_FILE):
             return keys.of(recipe.kind, recipe.path, *recipe.text, now, repr(recipe.zones),
                            *pieces)
@@ -198,9 +199,8 @@ class Maker:
             return Output(path, self.feeds.single(recipe.pieces[0][1], recipe.zones),
                           origin=origin)
         if kind == TALKS_JSON:
-            urls = {"calendar": site.config.absolute_url(FEED_PATH),
-                    "atom": site.config.absolute_url("feed.xml")}
-            return Output(path, chunks=sitefiles.talks_json(site, urls, self._pieces(recipe)),
+            return Output(path, chunks=sitefiles.talks_json(site, self._feeds(),
+                                                            self._pieces(recipe)),
                           origin=origin)
         if kind == SEARCH:
             return Output(path, chunks=sitefiles.search_index(self._pieces(recipe)),
@@ -214,6 +214,11 @@ class Maker:
             return Output(path, sitefiles.robots(site), origin=origin)
         assert kind == FILE and recipe.source is not None
         return Output(path, source=recipe.source, origin=origin)
+
+    def _feeds(self) -> dict[str, str]:
+        """The site's feeds, as talks.json names them."""
+        return {"calendar": self.site.config.absolute_url(FEED_PATH),
+                "atom": self.site.config.absolute_url("feed.xml")}
 
     def _pieces(self, recipe: Recipe) -> Iterable[bytes]:
         return (self.piece(key) for _, key in recipe.pieces)
@@ -248,9 +253,7 @@ class Maker:
             longer = len(self.feeds.stamped(ical.STAMP_MARK)) - len(ical.STAMP_MARK)
             return prefix, b"", longer, self.feeds.stamped
         if recipe.kind == TALKS_JSON:
-            urls = {"calendar": self.site.config.absolute_url(FEED_PATH),
-                    "atom": self.site.config.absolute_url("feed.xml")}
-            return next(sitefiles.talks_json(self.site, urls, ())), b",", 0, bytes
+            return next(sitefiles.talks_json(self.site, self._feeds(), ())), b",", 0, bytes
         if recipe.kind == SEARCH:
             return next(sitefiles.search_index(())), b",", 0, bytes
         return None

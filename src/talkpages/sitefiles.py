@@ -13,7 +13,7 @@ search.json. Pure: a Site (and the pages rendered) in, bytes out.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date, datetime, timezone
 from typing import Any
 from urllib.parse import quote, urljoin
@@ -134,12 +134,8 @@ def _moment(value: date | None) -> str | None:
     return jsonld.date_value(value)
 
 
-def talk_record(site: Site, talk: Talk,
-                speaker: Callable[[str], tuple[str, str]] | None = None) -> dict[str, Any]:
-    """`speaker(author)` gives (name, path); talks_json passes one that remembers."""
+def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
     config = site.config
-    speaker = speaker or (lambda a: (taxonomy.speaker_name(site, a),
-                                     taxonomy.speaker_path(site, a)))
     page = config.absolute_url(url_path(talk.url))
     image = None
     if talk.image and talk.image.file:
@@ -150,8 +146,9 @@ def talk_record(site: Site, talk: Talk,
         "start": _moment(talk.schedule.start), "end": _moment(talk.schedule.end),
         "all_day": talk.schedule.all_day, "timezone": talk.schedule.zone,
         "when": formatting.when(talk.schedule), "status": taxonomy.status(talk) or None,
-        "speakers": [{"name": name, "url": config.absolute_url(path)}
-                     for name, path in map(speaker, talk.authors)],
+        "speakers": [{"name": taxonomy.speaker_name(site, a),
+                      "url": config.absolute_url(taxonomy.speaker_path(site, a))}
+                     for a in talk.authors],
         "event": talk.event or None, "event_url": talk.event_url or None,
         "location": talk.location or None,
         "address": talk.address.__dict__ if talk.address else None,
@@ -171,7 +168,7 @@ def talk_record(site: Site, talk: Talk,
 
 def record(site: Site, talk: Talk) -> bytes:
     """A talk's entry of talks.json (a fragment the build's cache keeps)."""
-    return json.dumps(talk_record(site, talk, _speaker(site)), ensure_ascii=False,
+    return json.dumps(talk_record(site, talk), ensure_ascii=False,
                       separators=(",", ":"), default=_json_value).encode()
 
 
@@ -190,9 +187,9 @@ def talks_json(site: Site, feeds: dict[str, str], records: Iterable[bytes]) -> I
 def search_row(site: Site, talk: Talk) -> bytes:
     """[path, title, day, speakers, event, location, tags, status]: what the index's
     filter searches (a fragment the build's cache keeps)."""
-    name = _speaker(site)
     return json.dumps([url_path(talk.url), talk.title, formatting.short_when(talk.schedule),
-                       ", ".join(name(a)[0] for a in talk.authors), talk.event,
+                       ", ".join(taxonomy.speaker_name(site, a) for a in talk.authors),
+                       talk.event,
                        talk.location, ", ".join(talk.tags), taxonomy.status(talk)],
                       ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -215,9 +212,3 @@ def _joined(parts: Iterable[bytes]) -> Iterator[bytes]:
             batch, first = [], False
     if batch:
         yield (b"" if first else b",") + b",".join(batch)
-
-
-def _speaker(site: Site) -> Callable[[str], tuple[str, str]]:
-    """A speaker's (name, path)."""
-    return lambda author: (taxonomy.speaker_name(site, author),
-                           taxonomy.speaker_path(site, author))

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import signed
-from .cache import BuildCache, TalkInputs, TalkResult
+from .cache import BuildCache, TalkInputs, TalkResult, file_signature
 from .cachedir import CacheFolder
 from .model import Talk
 from .plan import TALK, Recipe
@@ -60,6 +60,7 @@ class DiskCache(BuildCache):
         self.build: dict[str, Any] = {}  # what the last build was asked for (delta.py)
         self._dir = folder
         self._owner = os.getpid()
+        self._theme: Theme | None = None
         self._loaded = False
         self._talks: dict[str, tuple[Signature, TalkInputs, Place]] = {}
         self._outputs: dict[str, tuple[str | None, str, Place | None, tuple[int, ...]]] = {}
@@ -77,7 +78,10 @@ class DiskCache(BuildCache):
         return None if folder is None else cls(folder)
 
     def theme(self, site_dir: Path) -> Theme:
-        return Theme.for_site(site_dir, keep_compiled=True)
+        """The site's theme, read once a build (a delta build that gives up asks again)."""
+        if self._theme is None:
+            self._theme = Theme.for_site(site_dir, keep_compiled=True)
+        return self._theme
 
     def close(self) -> None:
         if self._pack is not None:
@@ -152,7 +156,7 @@ class DiskCache(BuildCache):
     def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
         name = str(path)
         self._seen_talks.add(name)
-        signature = _signature(path)
+        signature = file_signature(path)
         kept = self._talks.get(name)
         if signature is not None and kept is not None and kept[:2] == (signature, inputs):
             result = self._talk(kept[2])
@@ -455,10 +459,3 @@ class _RecipeUnpickler(pickle.Unpickler):
 def digest_of_key(key: str) -> str:
     return hashlib.blake2b(f"output\0{key}".encode(), digest_size=16).hexdigest()
 
-
-def _signature(path: Path) -> Signature | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino, stat.st_ctime_ns)

@@ -47,7 +47,7 @@ def _hashed(text: str) -> str:
 
 def speaker_name(site: Site, author: str) -> str:
     """The name to show for an entry of `authors`."""
-    entry = (getattr(site, "speakers", None) or {}).get(author)
+    entry = _speakers(site).get(author)
     return entry.name if entry else author
 
 
@@ -110,7 +110,7 @@ def status(talk: Talk) -> str:
 
 
 def _speakers(site: Site) -> dict[str, Speaker]:
-    return dict(getattr(site, "speakers", None) or {})
+    return getattr(site, "speakers", None) or {}
 
 
 def _group(talks: Iterable[Talk], keys: Callable[[Talk], list[tuple[str, str]]],

@@ -386,15 +386,7 @@ class Staging:
     def _clear(self, path: str) -> None:
         """No file at `path` in the target, and its folder made."""
         self._touch()
-        folder = path.rpartition("/")[0]
-        if folder not in self._made:
-            parts = folder.split("/")
-            for end in range(1, len(parts) + 1):
-                sub = "/".join(parts[:end])
-                if sub not in self._made:
-                    with contextlib.suppress(FileExistsError):
-                        os.mkdir(sub, dir_fd=self._target_fd)
-                    self._made.add(sub)
+        _make_folders(path, self._made, self._target_fd)
         if self._in_place:
             old = self._in_place.get(path)
             if old is not None and old[1] >= LARGE and self._trash is not None:
@@ -569,6 +561,19 @@ def _record(out: Path, cache_dir: Path | None) -> tuple[Path | None, Path, dict[
     return path, twin, {}
 
 
+def _make_folders(path: str, made: set[str], folder: int) -> None:
+    """The folders of `path` in the folder open as `folder`; `made`: those there are."""
+    parent = path.rpartition("/")[0]
+    if parent not in made:
+        parts = parent.split("/")
+        for end in range(1, len(parts) + 1):
+            sub = "/".join(parts[:end])
+            if sub not in made:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(sub, dir_fd=folder)
+                made.add(sub)
+
+
 def _link_copy(folder: Path, entries: dict[str, Entry], out: Path) -> Path:
     """A new folder beside `out` of hard links to the files of `folder` (with its marker):
     raise OSError if one of them is not as `entries` has it."""
@@ -580,14 +585,7 @@ def _link_copy(folder: Path, entries: dict[str, Entry], out: Path) -> Path:
         try:
             made = {""}
             for path, entry in entries.items():
-                folder_name = path.rpartition("/")[0]
-                if folder_name not in made:
-                    parts = folder_name.split("/")
-                    for end in range(1, len(parts) + 1):
-                        sub = "/".join(parts[:end])
-                        if sub not in made:
-                            os.mkdir(sub, dir_fd=target)
-                            made.add(sub)
+                _make_folders(path, made, target)
                 stat = os.stat(path, dir_fd=source, follow_symlinks=False)
                 if (stat.st_size, stat.st_mtime_ns, stat.st_ino) != entry[1:]:
                     raise OSError(f"{path} changed in {folder}")
