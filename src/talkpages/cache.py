@@ -86,7 +86,7 @@ class Keys:
         self.now = site.now
         # Asked for again and again (every list and feed a talk is in): worked out once.
         self._states: dict[int, tuple[Talk, str]] = {}
-        self._fragments: dict[tuple[str, int], tuple[Talk, str]] = {}
+        self._fragments: dict[int, tuple[Talk, str, str]] = {}  # a talk's base and item keys
         common = (repr(site.config), repr(sorted(site.speakers.items())), code_digest())
         self.content = digest("content", *common)
         changing: tuple[str, ...] = ()
@@ -112,22 +112,20 @@ class Keys:
         return digest(self.pages, template, url, frozen)
 
     def fragment(self, kind: str, talk: Talk) -> str:
-        known = self._fragments.get((kind, id(talk)))
+        # Two digests a talk, kept for the build (at 100,000 talks, one entry per talk
+        # and kind took 100 MB): the list item shows the talk as pages do; the other
+        # fragments are one digest, told apart by their kind.
+        known = self._fragments.get(id(talk))
         if known is None or known[0] is not talk:
-            known = self._fragments[kind, id(talk)] = (talk, self._fragment(kind, talk))
-        return known[1]
-
-    def _fragment(self, kind: str, talk: Talk) -> str:
-        if kind == "item":  # a list item shows the talk as pages do
-            return digest(self.pages, kind, self.state(talk))
-        base = self._fragments.get(("", id(talk)))  # the others: one digest, told apart
-        if base is None or base[0] is not talk:
-            base = self._fragments["", id(talk)] = (talk, digest(self.content, talk.key))
+            known = self._fragments[id(talk)] = (talk, digest(self.content, talk.key),
+                                                 digest(self.pages, "item", self.state(talk)))
+        if kind == "item":
+            return known[2]
         if kind == "event":  # LAST-MODIFIED is never later than the build
             changed = talk.lastmod or talk.modified
             if changed is not None and changed > self.now:
-                return digest(base[1], kind, self.now.isoformat())
-        return f"{base[1]}.{kind}"
+                return digest(known[1], kind, self.now.isoformat())
+        return f"{known[1]}.{kind}"
 
     def of(self, *parts: str) -> str:
         """A key of other outputs: the feeds and the site's files."""
