@@ -67,3 +67,64 @@ def test_broken_files_are_all_reported_from_the_workers(big_site: Path) -> None:
     assert not result.ok
     assert sorted(d.path.name for d in result.diagnostics if d.is_error) == [
         "t0003.md", "t0200.md", "t0401.md"]
+
+
+def test_fresh_workers_take_over_every_segment() -> None:
+    """A worker copies the parent's memory it reads: fresh ones every SEGMENT jobs keep
+    that bounded, and the results still come in order."""
+    import os
+
+    if parallel.workers() < 2:
+        pytest.skip("one core: the parallel path is not taken")
+    segment = 2 * parallel.CHUNK
+    jobs = list(range(parallel.MIN_PAGES + 50))
+    made = list(parallel.render_all(lambda job: (job, os.getpid()), jobs, segment=segment))
+    assert [job for job, _ in made] == jobs
+    by_segment: dict[int, set[int]] = {}
+    for job, pid in made:
+        by_segment.setdefault(job // segment, set()).add(pid)
+    segments = list(by_segment.values())
+    assert len(segments) == 4
+    assert all(a.isdisjoint(b) for n, a in enumerate(segments) for b in segments[n + 1:])
+
+
+def test_workers_never_collect_the_parents_objects() -> None:
+    """The collector of a worker walking the parent's objects would write to (and so
+    copy) every page of memory holding them: they are frozen before the fork."""
+    import gc
+
+    if parallel.workers() < 2:
+        pytest.skip("one core: the parallel path is not taken")
+    gc.unfreeze()
+    made_here = [["the parent's"]]
+    try:
+        seen = set(parallel.render_all(
+            lambda _job: any(obj is made_here for obj in gc.get_objects()),
+            list(range(parallel.MIN_PAGES))))
+    finally:
+        gc.unfreeze()
+    assert seen == {False}
+    assert any(obj is made_here for obj in gc.get_objects())
+
+
+def test_workers_stay_a_few_ranges_ahead_of_the_parent() -> None:
+    """Results the parent has not taken yet wait in its memory: a parent slower than its
+    workers (it writes what they make) must not let them render far ahead."""
+    import multiprocessing
+    import time
+
+    if parallel.workers() < 2:
+        pytest.skip("one core: the parallel path is not taken")
+    started = multiprocessing.get_context("fork").Value("i", 0)
+
+    def render(job: int) -> int:
+        with started.get_lock():
+            started.value += 1
+        return job
+
+    jobs = list(range(40 * parallel.CHUNK))
+    made = parallel.render_all(render, jobs)
+    assert next(made) == 0
+    time.sleep(1)  # the workers would render every job meanwhile, were they let
+    assert started.value <= (4 * parallel.workers() + 1) * parallel.CHUNK  # a few each
+    assert list(made) == jobs[1:]

@@ -25,7 +25,7 @@ from urllib.parse import quote, urlsplit
 import jinja2
 from markupsafe import Markup
 
-from . import __version__, cache, formatting, ical, markup, pages, sitefiles
+from . import __version__, cache, formatting, ical, markup, pages, parallel, sitefiles
 from .cache import Keys
 from .diagnostics import BuildError, Diagnostic
 from .model import Site, Talk
@@ -108,7 +108,9 @@ class Maker:
             else:
                 yield self.active.remember_page(key, self.make(recipe))
         self.active.flush()  # workers read the fragments made so far
-        made = parallel_render(self.make, [recipe for recipe, _ in later], self.active.parallel)
+        # a list page shows up to `paginate` talks: fresh workers 16 times as often
+        made = parallel_render(self.make, [recipe for recipe, _ in later], self.active.parallel,
+                               parallel.SEGMENT // 16)
         for (_, key), output in zip(later, made, strict=True):
             yield self.active.remember_page(key, output)
 
