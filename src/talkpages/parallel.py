@@ -96,8 +96,9 @@ def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
                              for bounds in islice(ahead, AHEAD * processes))
                 while sent:
                     outcome = sent.popleft().get()
-                    for bounds in islice(ahead, 1):
-                        sent.append(pool.apply_async(_render_range, (bounds,)))
+                    following = next(ahead, None)
+                    if following is not None:
+                        sent.append(pool.apply_async(_render_range, (following,)))
                     if isinstance(outcome, _Failure):
                         raise BuildError(outcome.diagnostics)
                     yield from outcome

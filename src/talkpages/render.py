@@ -29,7 +29,6 @@ from . import __version__, cache, formatting, ical, markup, pages, parallel, sit
 from .cache import Keys
 from .diagnostics import BuildError, Diagnostic
 from .model import Site, Talk
-from .parallel import render_all as parallel_render
 from .plan import (
     ATOM,
     EVENT_FILE,
@@ -109,8 +108,8 @@ class Maker:
                 yield self.active.remember_page(key, self.make(recipe))
         self.active.flush()  # workers read the fragments made so far
         # a list page shows up to `paginate` talks: fresh workers 16 times as often
-        made = parallel_render(self.make, [recipe for recipe, _ in later], self.active.parallel,
-                               parallel.SEGMENT // 16)
+        made = parallel.render_all(self.make, [recipe for recipe, _ in later],
+                                   self.active.parallel, parallel.SEGMENT // 16)
         for (_, key), output in zip(later, made, strict=True):
             yield self.active.remember_page(key, output)
 
@@ -137,7 +136,7 @@ class Maker:
             return (self.make(recipe) if page else None,
                     {kind: self.makers[kind](talk) for kind in kinds})
 
-        for job, (output, made) in zip(jobs, parallel_render(make, jobs, active.parallel),
+        for job, (output, made) in zip(jobs, parallel.render_all(make, jobs, active.parallel),
                                        strict=True):
             for kind, data in made.items():
                 active.remember_fragment(keys.fragment(kind, job[0].context["talk"]), data)
