@@ -9,6 +9,7 @@ import pytest
 
 from talkpages import parallel
 from talkpages.build import build, render
+from talkpages.diagnostics import BuildError
 from talkpages.loader import LoadOptions
 
 from conftest import NOW, MakeSite, talk
@@ -128,3 +129,45 @@ def test_workers_stay_a_few_ranges_ahead_of_the_parent() -> None:
     time.sleep(1)  # the workers would render every job meanwhile, were they let
     assert started.value <= (4 * parallel.workers() + 1) * parallel.CHUNK  # a few each
     assert list(made) == jobs[1:]
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
+    """A worker killed (out of memory) or crashed in C code: a clear error, not a build
+    that waits forever for its pages."""
+    import os
+
+    if parallel.workers() < 2:
+        pytest.skip("one core: the parallel path is not taken")
+
+    def render(job: int) -> int:
+        if job == 300:
+            os._exit(3)
+        return job
+
+    with pytest.raises(BuildError, match="worker process of the build stopped abruptly"):
+        list(parallel.render_all(render, list(range(parallel.MIN_PAGES))))
+
+
+def test_a_bug_in_a_worker_is_raised_with_its_traceback() -> None:
+    if parallel.workers() < 2:
+        pytest.skip("one core: the parallel path is not taken")
+
+    def render(job: int) -> float:
+        return 1 / (job - 300)
+
+    with pytest.raises(ZeroDivisionError) as raised:
+        list(parallel.render_all(render, list(range(parallel.MIN_PAGES))))
+    assert "return 1 / (job - 300)" in str(raised.value.__cause__)
+
+
+def test_no_worker_is_left_behind() -> None:
+    """Workers end with the build, also when its pages are not all wanted."""
+    import os
+
+    if parallel.workers() < 2:
+        pytest.skip("one core: the parallel path is not taken")
+    made = parallel.render_all(lambda job: job, list(range(parallel.MIN_PAGES * 4)))
+    assert next(made) == 0
+    made.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child of ours, running or not reaped

@@ -26,8 +26,10 @@ calling process, with the same results.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
@@ -64,9 +66,11 @@ def forks(jobs: int, allowed: bool = True) -> bool:
     """Does render_all run this many jobs in worker processes?"""
     if not allowed or jobs < MIN_PAGES or workers() < 2:
         return False
-    import multiprocessing  # 10 ms to import: only for the builds that fork
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    try:
+        multiprocessing_fork()
+    except ValueError:  # no fork on this system
+        return False
+    return True
 
 
 def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
@@ -78,32 +82,71 @@ def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
     if not forks(len(jobs), allowed):  # in this process
         yield from (render(job) for job in jobs)
         return
-    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     processes = workers()
     _work = (render, jobs)
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing_fork()
     try:
         for first in range(0, len(jobs), segment):
             last = min(first + segment, len(jobs))
             ranges = [(start, min(start + CHUNK, last)) for start in range(first, last, CHUNK)]
             gc.freeze()  # a worker's collector never walks (and so copies) the parent's objects
-            with context.Pool(min(processes, len(ranges))) as pool:
+            pool = ProcessPoolExecutor(min(processes, len(ranges)), context,
+                                       initializer=_start_worker, initargs=(os.getpid(),))
+            try:
                 # A few ranges ahead, no more: results the parent has not taken yet
                 # (it writes them) wait in its memory.
                 ahead = iter(ranges)
-                sent = deque(pool.apply_async(_render_range, (bounds,))
+                sent = deque(pool.submit(_render_range, bounds)
                              for bounds in islice(ahead, AHEAD * processes))
                 while sent:
-                    outcome = sent.popleft().get()
+                    outcome = sent.popleft().result()
                     following = next(ahead, None)
                     if following is not None:
-                        sent.append(pool.apply_async(_render_range, (following,)))
+                        sent.append(pool.submit(_render_range, following))
                     if isinstance(outcome, _Failure):
                         raise BuildError(outcome.diagnostics)
                     yield from outcome
+            except BrokenProcessPool:
+                raise BuildError([_DIED]) from None
+            finally:  # also when the pages are not all wanted: no worker outlives the build
+                pool.shutdown(wait=True, cancel_futures=True)
     finally:
         _work = None
+
+
+def multiprocessing_fork() -> Any:
+    import multiprocessing  # 10 ms to import: only for the builds that fork
+
+    return multiprocessing.get_context("fork")
+
+
+# A worker killed (the kernel's out-of-memory killer is the likely one) or crashed in C
+# code: the build stops with this rather than waiting forever for its pages.
+_DIED = Diagnostic(None, "a worker process of the build stopped abruptly (killed, "
+                   "perhaps for want of memory, or crashed)",
+                   hint="build in one process to use less memory: TALKPAGES_WORKERS=1")
+
+
+def _start_worker(parent: int) -> None:
+    """Ctrl-C is the parent's to handle: it stops the workers itself. A parent killed
+    outright (SIGKILL) cannot: on Linux the kernel then ends its workers too, which
+    would otherwise wait forever, holding the lock of the site's cache."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform == "linux":
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 class _Failure:
