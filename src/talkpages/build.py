@@ -11,11 +11,13 @@ from typing import Any
 
 from . import delta
 from .cache import BuildCache, Keys, collector_paused, use
+from .cachedir import CACHE_DIR
 from .diagnostics import BuildError, Diagnostic, has_errors
 from .fingerprint import Inputs
 from .loader import LoadOptions, load_site
 from .model import Site
 from .render import iter_outputs, render_site
+from .signed import Damaged
 from .store import DiskCache
 from .theme import Theme
 from .writer import Output, Staging, WriteStats
@@ -73,16 +75,42 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
     started = time.perf_counter()
     lasting = DiskCache.open(site_dir) if cache is None else None
     try:
-        with use(cache or lasting or BuildCache()) as active:
+        try:
+            result = _build(site_dir, out_dir, options, cache or lasting or BuildCache(),
+                            fingerprint, inputs)
+        except Damaged:  # something kept did not verify: nothing kept is used
+            active = cache or lasting
+            assert isinstance(active, DiskCache)
+            active.forget()
+            result = _build(site_dir, out_dir, options, active, fingerprint, None)
+    except BuildError as exc:  # met before the site could be written (the cache's disk)
+        result = BuildResult(diagnostics=exc.diagnostics)
+    finally:
+        gc.unfreeze()
+        if lasting is not None:
+            lasting.close()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _build(site_dir: Path, out_dir: Path, options: LoadOptions, cache: BuildCache,
+           fingerprint: str, inputs: Inputs | None) -> BuildResult:
+    started = time.perf_counter()
+    try:
+        with use(cache) as active:
             if isinstance(active, DiskCache) and inputs is not None:
-                with collector_paused():
-                    done = delta.build(site_dir, out_dir, options, active, inputs, fingerprint)
+                try:
+                    with collector_paused():
+                        done = delta.build(site_dir, out_dir, options, active, inputs,
+                                           fingerprint)
+                except BuildError as exc:  # the output could not be written
+                    return BuildResult(diagnostics=exc.diagnostics)
                 if done is not None:
                     written, warnings, counts = done
                     active.build.update(talk_files=inputs.talks, warnings=_kept(warnings),
                                         fingerprint=fingerprint)
-                    active.finish()
-                    return BuildResult(diagnostics=warnings, written=written, counts=counts,
+                    return BuildResult(diagnostics=warnings + _finish(active, site_dir, written),
+                                       written=written, counts=counts,
                                        seconds=time.perf_counter() - started, delta=True)
             with collector_paused():
                 site, diagnostics = load_site(site_dir, options)
@@ -96,15 +124,30 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
                                             fingerprint)
                     if isinstance(active, DiskCache):
                         active.build = _asked(keys, options, inputs, result, fingerprint)
-                    active.finish()
                 except BuildError as exc:
                     result.diagnostics += exc.diagnostics
+                else:
+                    result.diagnostics += _finish(active, site_dir, result.written)
     finally:
         gc.unfreeze()
-        if lasting is not None:
-            lasting.close()
-    result.seconds = time.perf_counter() - started
     return result
+
+
+def _finish(active: BuildCache, site_dir: Path, written: WriteStats | None) -> list[Diagnostic]:
+    """The site is in place: the cache keeps what the build learnt. A cache that cannot
+    be saved (a full disk) costs the next build its speed, not this build its site."""
+    try:
+        if written is not None and written.unsaved:
+            raise OSError(written.unsaved)
+        active.finish()
+    except (OSError, Damaged, BuildError) as exc:
+        if isinstance(active, DiskCache):
+            active.drop()
+        reason = exc.diagnostics[0].message if isinstance(exc, BuildError) else str(exc)
+        return [Diagnostic(site_dir / CACHE_DIR, f"the build cache could not be "
+                           f"saved ({reason}): the next build starts from nothing",
+                           severity="warning")]
+    return []
 
 
 def _asked(keys: Keys, options: LoadOptions, inputs: Inputs | None, result: BuildResult,

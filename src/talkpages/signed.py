@@ -6,11 +6,19 @@ came with a cloned repository or a pull request must never be read: every pickle
 signed with a keyed BLAKE2b MAC, and one that does not verify is ignored (the build is
 then a cold one, with the same output).
 
+Blobs that are read back one by one (the talks and fragments of the cache's pack) carry
+a MAC of their own (`seal`/`unseal`): the signed index says where a blob is, the blob's
+MAC that it is what this user's talkpages wrote there. A blob that does not verify
+raises `Damaged`, and the build starts again from nothing; nothing unverified is ever
+unpickled or copied into the output.
+
 The key is 32 random bytes in `$XDG_CACHE_HOME/talkpages/cache-key` (or
-`~/.cache/talkpages/cache-key`), made on first use and readable by its owner only.
-`TALKPAGES_CACHE_KEY` (any text) is used instead when set: CI that restores a site's
-cache between runs keeps it as a secret. Without either, a key lives for one process,
-and caches are written but never reused.
+`~/.cache/talkpages/cache-key`), made on first use. Its folder is made readable by its
+owner only, and a key file that is not a plain file of the user's, or that others may
+read or write, is refused and replaced: anyone who knows the key can make talkpages
+unpickle what they wrote. `TALKPAGES_CACHE_KEY` (any text) is used instead when set:
+CI that restores a site's cache between runs keeps it as a secret. Without either, a
+key lives for one process, and caches are written but never reused.
 """
 
 from __future__ import annotations
@@ -21,9 +29,12 @@ import marshal
 import os
 import pickle
 import secrets
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from .cachedir import mine, read_file, replace_file
 
 MAGIC = b"talkpages-signed-2\n"
 _MAC_SIZE = 32
@@ -35,24 +46,40 @@ def user_cache() -> Path:
     return Path(home) / "talkpages"
 
 
+class Damaged(Exception):
+    """A blob of the cache is not what this user's talkpages wrote (edited, damaged,
+    or of a cache that came from elsewhere)."""
+
+
 @lru_cache(maxsize=1)
 def _key() -> bytes:
     given = os.environ.get("TALKPAGES_CACHE_KEY")
     if given:
         return hashlib.blake2b(given.encode("utf-8", "surrogateescape"),
                                digest_size=32).digest()
-    path = user_cache() / "cache-key"
+    folder = user_cache()
+    path = folder / "cache-key"
     try:
-        key = path.read_bytes()
-        if len(key) == 32:
-            return key
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(os.lstat(folder), stat.S_IFDIR):
+            os.chmod(folder, 0o700, follow_symlinks=False)
+        if not _private(os.lstat(folder), stat.S_IFDIR):
+            return secrets.token_bytes(32)  # not a folder of ours: a key for this process
+    except OSError:
+        return secrets.token_bytes(32)
+    try:
+        if _private(os.lstat(path), stat.S_IFREG):
+            key = read_file(path, 33)
+            if len(key) == 32:
+                return key
+        path.unlink()  # another's, others may read it, a link, damaged: never used
     except OSError:
         pass
     key = secrets.token_bytes(32)
     temporary = path.with_name(f".cache-key.{os.getpid()}.{secrets.token_hex(4)}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o600)
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(key)
         try:
@@ -61,13 +88,18 @@ def _key() -> bytes:
             os.unlink(temporary)
     except FileExistsError:  # another process made one first: theirs, if it is whole
         try:
-            theirs = path.read_bytes()
+            theirs = read_file(path, 33)
         except OSError:
             return key
         return theirs if len(theirs) == 32 else key
     except OSError:
         pass  # no place for a key: this process's own
     return key
+
+
+def _private(status: os.stat_result, kind: int) -> bool:
+    """Of this user's, of that kind, and neither readable nor writable by others."""
+    return mine(status, kind) and not status.st_mode & 0o077
 
 
 def _mac(data: bytes | memoryview) -> bytes:
@@ -100,13 +132,27 @@ def loads(blob: bytes) -> Any | None:
 
 def read(path: Path) -> Any | None:
     try:
-        return loads(path.read_bytes())
+        return loads(read_file(path))
     except OSError:
         return None
 
 
 def write(path: Path, value: Any, plain: bool = False) -> None:
     """Whole or not at all: a new file renamed over the old one."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(dumps(value, plain))
-    os.replace(temporary, path)
+    replace_file(path, dumps(value, plain))
+
+
+SEAL = _MAC_SIZE  # bytes a sealed blob is longer than its data
+
+
+def seal(data: bytes) -> bytes:
+    """`data` with its MAC in front, as the cache's pack keeps it."""
+    return _mac(data) + data
+
+
+def unseal(blob: bytes) -> bytes:
+    """The data of a sealed blob; raise Damaged if it is not what this user sealed."""
+    data = memoryview(blob)[SEAL:]
+    if len(blob) < SEAL or not hmac.compare_digest(blob[:SEAL], _mac(data)):
+        raise Damaged("a blob of the cache does not verify")
+    return bytes(data)

@@ -12,14 +12,17 @@ What it keeps, so that the next build redoes only what changed (cache.py has the
 - fragments: each talk's calendar event, list item, talks.json record and search row.
 
 Talks, recipes and fragments are blobs in one append-only pack file, read back one by
-one, never all at once; an index of them is the state, a pickle signed with the user's
-key (signed.py): a cache folder that came with a repository is ignored. The state is
+one, never all at once, each sealed with a MAC of the user's key and verified when it
+is read (a blob that does not verify starts the build again from nothing: see
+build.py); an index of them is the state, signed with the same key (signed.py): a
+cache folder that came with a repository is ignored. The state is
 written when a build has succeeded, never before: a failed or interrupted build leaves
 the state of the last good one. Builds of one site take turns (cachedir.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import hashlib
@@ -27,6 +30,7 @@ import io
 import marshal
 import os
 import pickle
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -34,13 +38,14 @@ from typing import IO, Any
 
 from . import signed
 from .cache import BuildCache, TalkInputs, TalkResult, file_signature
-from .cachedir import CacheFolder
+from .cachedir import CacheFolder, mine, read_file
+from .diagnostics import BuildError, Diagnostic
 from .model import Talk
 from .plan import TALK, Recipe
 from .theme import Theme
 from .writer import Output, Staging, digest_bytes
 
-FORMAT = 3
+FORMAT = 4  # 4: every blob of the pack sealed
 JOURNAL = "journal"
 JOURNAL_SHARE = 0.25  # the state is written again when its notes have grown to this share
 _NOTE = {"talks", "outputs", "fragments", "paths", "pack_end", "build", "talk_files",
@@ -130,7 +135,7 @@ class DiskCache(BuildCache):
         """The notes of the builds since the state was written, in order (see _journal);
         reading stops at one that is not whole or not signed by this user."""
         try:
-            data = (self.folder / JOURNAL).read_bytes()
+            data = read_file(self.folder / JOURNAL)
         except OSError:
             return
         position = 0
@@ -150,6 +155,21 @@ class DiskCache(BuildCache):
             state["build"] = {**note["build"], "talk_files": files}
             state["pack_end"] = note["pack_end"]
             position += 8 + length
+
+    def forget(self) -> None:
+        """Start again from nothing: something the cache held did not verify."""
+        if self._pack is not None:
+            self._pack.close()
+        self._new_pack()
+        self._talks, self._outputs, self._paths, self._ids = {}, {}, [], {}
+        self._saved_paths, self._generation, self.build = 0, "", {}
+        self.staging, self.delta = None, False
+
+    def drop(self) -> None:
+        """Keep nothing for the next build (this one's state could not be saved)."""
+        for name in ("state", JOURNAL):
+            with contextlib.suppress(OSError):
+                os.unlink(self.folder / name)
 
     # -- talks
 
@@ -189,7 +209,7 @@ class DiskCache(BuildCache):
     def _talk(self, place: Place) -> TalkResult | None:
         try:
             result = pickle.loads(self._read(place))
-        except Exception:  # noqa: BLE001 - a blob of an older version: read the file again
+        except Exception:  # noqa: BLE001 - damaged, or of an older version: read the file
             return None
         return result  # type: ignore[no-any-return]
 
@@ -266,10 +286,16 @@ class DiskCache(BuildCache):
         """The pack of the state, if it is the very file the state was saved with."""
         path = self.folder / self._pack_name if self._pack_name else None
         try:
-            if path is not None and state.get("pack_inode") == path.stat().st_ino \
-                    and path.stat().st_size >= state.get("pack_end", 0):
-                self._index = state.get("fragments", {})
-                self._pack = open(path, "r+b")  # noqa: SIM115 - kept for the build
+            if path is not None:
+                descriptor = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK
+                                     | os.O_CLOEXEC)
+                status = os.fstat(descriptor)
+                if mine(status, stat.S_IFREG) and state.get("pack_inode") == status.st_ino \
+                        and status.st_size >= state.get("pack_end", 0):
+                    self._index = state.get("fragments", {})
+                    self._pack = open(descriptor, "r+b")  # noqa: SIM115 - kept for the build
+                else:
+                    os.close(descriptor)
         except OSError:
             pass
         if self._pack is None:
@@ -279,23 +305,30 @@ class DiskCache(BuildCache):
         self._end = self._written = self._pack.seek(0, os.SEEK_END)
 
     def _new_pack(self) -> None:
-        self._pack_name = f"fragments-{os.urandom(4).hex()}.pack"
-        self._pack = open(self.folder / self._pack_name, "w+b")  # noqa: SIM115
+        self._pack_name = f"fragments-{os.urandom(8).hex()}.pack"
+        self._pack = open(os.open(  # noqa: SIM115 - kept for the build
+            self.folder / self._pack_name,
+            os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644), "w+b")
         self._index = {}
         self._end = self._written = 0
 
     def _append(self, data: bytes) -> Place:
         assert self._pack is not None
-        self._pack.write(data)
+        data = signed.seal(data)
+        try:
+            self._pack.write(data)
+        except OSError as exc:
+            raise self._failed(exc) from None
         place = (self._end, len(data))
         self._end += len(data)
         return place
 
     def _read(self, place: Place) -> bytes:
+        """The data of a blob, verified (signed.Damaged if it is not what was sealed)."""
         assert self._pack is not None
         if place[0] + place[1] > self._written:
             self.flush()
-        return os.pread(self._pack.fileno(), place[1], place[0])
+        return signed.unseal(os.pread(self._pack.fileno(), place[1], place[0]))
 
     def fragment(self, key: str) -> bytes | None:
         found = super().fragment(key)
@@ -311,7 +344,7 @@ class DiskCache(BuildCache):
         places = [self._index.get(key) for key in keys]
         if None in places:
             return super().fragment_lengths(keys)
-        return [place[1] for place in places]  # type: ignore[index]
+        return [place[1] - signed.SEAL for place in places]  # type: ignore[index]
 
     def has_fragment(self, key: str) -> bool:
         if key in self._index:
@@ -329,8 +362,16 @@ class DiskCache(BuildCache):
 
     def flush(self) -> None:
         if self._pack is not None and os.getpid() == self._owner:
-            self._pack.flush()
+            try:
+                self._pack.flush()
+            except OSError as exc:
+                raise self._failed(exc) from None
             self._written = self._end
+
+    def _failed(self, exc: OSError) -> BuildError:
+        return BuildError([Diagnostic(self.folder, f"cannot write the build cache: {exc}",
+                                      hint="make room on the disk; the cache may be deleted "
+                                      "at any time")])
 
     # -- the end of a build
 
@@ -381,8 +422,14 @@ class DiskCache(BuildCache):
             size = path.stat().st_size if path.exists() else 0
             if size + len(note) > (self.folder / "state").stat().st_size * JOURNAL_SHARE:
                 return False
-            with open(path, "ab") as journal:
-                journal.write(len(note).to_bytes(8, "big") + note)
+            journal = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                              | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+            try:
+                if not mine(os.fstat(journal), stat.S_IFREG):
+                    return False
+                os.write(journal, len(note).to_bytes(8, "big") + note)
+            finally:
+                os.close(journal)
         except OSError:
             return False
         return True
@@ -398,8 +445,8 @@ class DiskCache(BuildCache):
         old, fragments = self._pack, self._index
         self._new_pack()
 
-        def moved(place: Place) -> Place:
-            return self._append(os.pread(old.fileno(), place[1], place[0]))
+        def moved(place: Place) -> Place:  # verified again: never sealed twice unread
+            return self._append(signed.unseal(os.pread(old.fileno(), place[1], place[0])))
 
         index = {key: moved(place) for key, place in sorted(
             fragments.items(), key=lambda item: item[1][0])}

@@ -26,6 +26,12 @@ A twin that came from elsewhere is not trusted, and a file of the output edited 
 or checked out again by git is written anew. A file is never opened for writing if it
 exists: it is removed first and created (O_EXCL), so a change can never reach the other
 folder through a shared hard link.
+
+Nothing found in these folders is followed: a twin, a marker or a folder inside the twin
+that is a link (one that came with a cloned repository, say) is removed where it stands.
+A file is reused only by its identity (the record's inode, size and time), so a link
+can never lend another file's bytes; every folder is looked at (lstat) before anything
+is written into it or removed from it.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import json
 import os
 import secrets
 import shutil
+import stat
 import sys
 import threading
 from collections.abc import Iterable, Iterator
@@ -44,6 +51,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import signed
+from .cachedir import discard, mine, open_folder, read_file
 from .diagnostics import BuildError, Diagnostic
 
 MARKER = ".talkpages-output"
@@ -132,7 +140,7 @@ def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
                            hint="pass another folder with -o, such as public/")]
     if out_dir.exists() and not out_dir.is_dir():
         return [Diagnostic(out_dir, "the output path exists and is not a folder")]
-    if out_dir.is_dir() and not (out_dir / MARKER).exists() and any(out_dir.iterdir()):
+    if out_dir.is_dir() and not _is_file(out_dir / MARKER) and any(out_dir.iterdir()):
         return [Diagnostic(out_dir, "refusing to replace a folder that talkpages did not "
                            "create (it has files and no marker)",
                            hint=f"empty it or pass another folder with -o; talkpages marks "
@@ -146,6 +154,7 @@ class WriteStats:
     kept: int = 0  # files that were already right, or hard-linked from the other folder
     removed: int = 0  # files of the previous build no output names any more
     paths: list[str] = field(default_factory=list)  # every file of the site
+    unsaved: str = ""  # why the record of this site could not be kept for the next build
 
 
 class Staging:
@@ -174,11 +183,12 @@ class Staging:
         parent = self.out.parent
         parent.mkdir(parents=True, exist_ok=True)
         for leftover in parent.glob(f".{self.out.name}{NEW_SUFFIX}*"):  # of a killed build
-            shutil.rmtree(leftover, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                discard(leftover, os.lstat(leftover))
         self._record_path, self.twin, record = _record(self.out, cache_dir)
-        twin_files = record.get("twin") if self.twin.is_dir() \
-            and not (self.twin / DIRTY).exists() else None
-        out_files = record.get("output", {}) if (self.out / MARKER).exists() else {}
+        twin_files = record.get("twin") if _is_folder(self.twin) \
+            and not _exists(self.twin / DIRTY) else None
+        out_files = record.get("output", {}) if _is_file(self.out / MARKER) else {}
         self._in_place: dict[str, Entry] = {}
         self._lendable: dict[str, Entry] = {}
         self._fingerprints = record.get("fingerprints", {})
@@ -201,9 +211,10 @@ class Staging:
         self._trash = None if cache_dir is None else \
             cache_dir / "trash" / f"{os.getpid()}-{secrets.token_hex(4)}"
         self._put: list[str] = []
+        self._trash_folder = -1
         if self.target == self.twin and not self._in_place:  # files it holds are unknown
             self._discard(self.twin)
-        self.target.mkdir(parents=True, exist_ok=True)
+        os.close(open_folder(self.target))  # a folder of ours, whatever stood there
         self._dirty = False  # nothing in the target changed yet (see _touch)
         self._held: dict[tuple[int, str], bool] = {}
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
@@ -347,7 +358,7 @@ class Staging:
                                 (self._source_fd, self._lendable)):
             entry = entries.get(path)
             if entry is not None and entry[0] == base and self._holds(folder, path, entry):
-                old = os.open(path, os.O_RDONLY | os.O_CLOEXEC, dir_fd=folder)
+                old = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
                 break
         else:
             raise BuildError([Diagnostic(None, f"internal error: {path} was to be changed "
@@ -380,7 +391,7 @@ class Staging:
         """The target is about to change: until the commit, it is marked dirty (a twin
         left so by a killed build is not trusted: see _open)."""
         if not self._dirty:
-            (self.target / DIRTY).touch()
+            _replace_marker(self._target_fd, DIRTY, b"")
             self._dirty = True
 
     def _clear(self, path: str) -> None:
@@ -406,15 +417,23 @@ class Staging:
         """A large file replaced in the twin goes to the cache's trash, emptied after
         the build (freeing megabytes takes a while on some disks)."""
         assert self._trash is not None
-        self._trash.mkdir(parents=True, exist_ok=True)
         try:
-            os.rename(path, self._trash / f"{len(self._put)}", src_dir_fd=self._target_fd)
+            os.rename(path, f"{len(self._put)}", src_dir_fd=self._target_fd,
+                      dst_dir_fd=self._trash_fd())
             self._put.append(path)
         except FileNotFoundError:
             pass
         except OSError:  # another file system, a folder where a file was
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path, dir_fd=self._target_fd)
+
+    def _trash_fd(self) -> int:
+        """The build's own folder in the cache's trash, open (made on first use)."""
+        assert self._trash is not None
+        if self._trash_folder < 0:
+            os.close(open_folder(self._trash.parent))
+            self._trash_folder = open_folder(self._trash)
+        return self._trash_folder
 
     def _create(self, path: str, digest: str, chunks: Iterable[bytes | _Range]) -> Entry:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644,
@@ -442,11 +461,11 @@ class Staging:
             for gone in sorted(self._in_place.keys() - self._files.keys()):
                 self._clear_stale(gone)
                 self.stats.removed += 1
-            _write_manifest(self.target, fingerprint)
-            (self.target / DIRTY).unlink()
+            _write_manifest(self._target_fd, fingerprint)
+            os.unlink(DIRTY, dir_fd=self._target_fd)
             if self.mode == "copy":
                 self._next_twin, self._next_twin_fingerprint = self._entries, fingerprint
-                copy = _link_copy(self.target, self._entries, self.out)
+                copy = _link_copy(self.target, self._entries, self.out, fingerprint)
                 copy.rename(self.out)
             elif self.mode == "beside" or (self.mode == "replace" and not self.out.exists()):
                 self.target.rename(self.out)
@@ -465,10 +484,10 @@ class Staging:
         """Let go of the folders; an uncommitted target is removed (a folder beside the
         output) or, if anything in it changed, left dirty for the next build to clear
         (the twin)."""
-        for descriptor in (self._target_fd, self._source_fd):
+        for descriptor in (self._target_fd, self._source_fd, self._trash_folder):
             if descriptor >= 0:
                 os.close(descriptor)
-        self._target_fd = self._source_fd = -1
+        self._target_fd = self._source_fd = self._trash_folder = -1
         if self.target != self.twin and self.target.exists():  # not committed
             self._discard(self.target)
         if self._trash is not None:
@@ -476,6 +495,8 @@ class Staging:
             self._trash = None
 
     def _clear_stale(self, path: str) -> None:
+        if not _real_folders(path, self._made, self._target_fd):
+            return  # a folder of it is not the target's own: nothing of ours is there
         self._remove(path)
         folder = PurePosixPath(path).parent
         while folder.parts:  # folders left empty go too
@@ -486,23 +507,31 @@ class Staging:
             folder = folder.parent
 
     def _save_record(self, fingerprint: str) -> None:
-        if self._record_path is not None:
-            twin, output = self._next_twin, self._entries
+        """The site is in place: a record that cannot be saved (a full disk) costs the
+        next build its speed, not this one its site. The old record goes then."""
+        if self._record_path is None:
+            return
+        twin, output = self._next_twin, self._entries
+        try:
             signed.write(self._record_path, {  # the twin as it differs from the output
                 "format": RECORD_FORMAT, "out": str(self.out), "twin_path": str(self.twin),
                 "output": output, "fingerprints": {"output": fingerprint,
                                                    "twin": self._next_twin_fingerprint},
                 "twin_differs": {p: e for p, e in twin.items() if output.get(p) != e},
                 "twin_lacks": [p for p in output if p not in twin]}, plain=True)
+        except OSError as exc:
+            self.stats.unsaved = str(exc)
+            with contextlib.suppress(OSError):
+                os.unlink(self._record_path)
 
     def _discard(self, folder: Path) -> None:
         """A folder of thousands of files takes seconds to delete: it goes to the
         trash, emptied after the build (deleted at once where it cannot: no cache, or
         another file system)."""
-        if self._trash is not None and folder.exists():
+        if self._trash is not None and _exists(folder):
             try:
-                self._trash.mkdir(parents=True, exist_ok=True)
-                folder.rename(self._trash / f"{folder.name}-{secrets.token_hex(4)}")
+                os.rename(folder, f"{folder.name}-{secrets.token_hex(4)}",
+                          dst_dir_fd=self._trash_fd())
                 return
             except OSError:
                 pass
@@ -544,10 +573,15 @@ def _record(out: Path, cache_dir: Path | None) -> tuple[Path | None, Path, dict[
     if cache_dir is None:
         return None, twin, {}
     outputs = cache_dir / "outputs"
-    outputs.mkdir(parents=True, exist_ok=True)
+    os.close(open_folder(cache_dir))
+    os.close(open_folder(outputs))
     name = hashlib.blake2b(str(out).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
-    if outputs.stat().st_dev == out.parent.stat().st_dev:
+    if os.lstat(outputs).st_dev == out.parent.stat().st_dev:
         twin = outputs / name
+    with contextlib.suppress(OSError):  # a link or a file where the twin goes: not ours
+        there = os.lstat(twin)
+        if not mine(there, stat.S_IFDIR):
+            discard(twin, there)
     path = outputs / f"{name}.record"
     found = signed.read(path)
     if isinstance(found, dict) and found.get("format") == RECORD_FORMAT \
@@ -562,19 +596,91 @@ def _record(out: Path, cache_dir: Path | None) -> tuple[Path | None, Path, dict[
 
 
 def _make_folders(path: str, made: set[str], folder: int) -> None:
-    """The folders of `path` in the folder open as `folder`; `made`: those there are."""
+    """The folders of `path` in the folder open as `folder`, each a real folder of ours
+    (a link or a file where one should be is removed first); `made`: those there are."""
     parent = path.rpartition("/")[0]
     if parent not in made:
         parts = parent.split("/")
         for end in range(1, len(parts) + 1):
             sub = "/".join(parts[:end])
             if sub not in made:
-                with contextlib.suppress(FileExistsError):
+                try:
                     os.mkdir(sub, dir_fd=folder)
+                except FileExistsError:  # its parents are checked: it is what it says
+                    found = os.stat(sub, dir_fd=folder, follow_symlinks=False)
+                    if not mine(found, stat.S_IFDIR):
+                        _discard_at(folder, sub, found)
+                        os.mkdir(sub, dir_fd=folder)
                 made.add(sub)
 
 
-def _link_copy(folder: Path, entries: dict[str, Entry], out: Path) -> Path:
+def _real_folders(path: str, made: set[str], folder: int) -> bool:
+    """Are the folders of `path` real folders of ours (not links), as far as they go?"""
+    parent = path.rpartition("/")[0]
+    if parent in made:
+        return True
+    parts = parent.split("/")
+    for end in range(1, len(parts) + 1):
+        sub = "/".join(parts[:end])
+        if sub not in made:
+            try:
+                if not mine(os.stat(sub, dir_fd=folder, follow_symlinks=False), stat.S_IFDIR):
+                    return False
+            except FileNotFoundError:
+                return True  # nothing there to remove
+            made.add(sub)
+    return True
+
+
+def _discard_at(folder: int, path: str, found: os.stat_result) -> None:
+    """Remove the entry `path` of the open `folder` itself (a link, not what it points to);
+    the folders above it are known to be real."""
+    if stat.S_ISDIR(found.st_mode):  # another user's folder
+        if sys.version_info >= (3, 11):
+            shutil.rmtree(path, dir_fd=folder)
+        else:
+            shutil.rmtree(f"/proc/self/fd/{folder}/{path}")
+    else:
+        os.unlink(path, dir_fd=folder)
+
+
+def _is_file(path: Path) -> bool:
+    """A plain file of ours at `path` itself (a link to one is not)."""
+    try:
+        return mine(os.lstat(path), stat.S_IFREG)
+    except OSError:
+        return False
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return mine(os.lstat(path), stat.S_IFDIR)
+    except OSError:
+        return False
+
+
+def _exists(path: Path) -> bool:
+    """Anything at `path`, a dangling link too."""
+    try:
+        os.lstat(path)
+    except OSError:
+        return False
+    return True
+
+
+def _replace_marker(folder: int, name: str, data: bytes) -> None:
+    """A marker file of the open `folder`, made anew: never written through a link."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(name, dir_fd=folder)
+    descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                         | os.O_CLOEXEC, 0o644, dir_fd=folder)
+    try:
+        os.write(descriptor, data)
+    finally:
+        os.close(descriptor)
+
+
+def _link_copy(folder: Path, entries: dict[str, Entry], out: Path, fingerprint: str) -> Path:
     """A new folder beside `out` of hard links to the files of `folder` (with its marker):
     raise OSError if one of them is not as `entries` has it."""
     copy = out.parent / f".{out.name}{NEW_SUFFIX}-{secrets.token_hex(4)}"
@@ -590,7 +696,7 @@ def _link_copy(folder: Path, entries: dict[str, Entry], out: Path) -> Path:
                 if (stat.st_size, stat.st_mtime_ns, stat.st_ino) != entry[1:]:
                     raise OSError(f"{path} changed in {folder}")
                 os.link(path, path, src_dir_fd=source, dst_dir_fd=target, follow_symlinks=False)
-            shutil.copyfile(folder / MARKER, copy / MARKER)
+            _write_manifest(target, fingerprint)
         finally:
             os.close(source)
             os.close(target)
@@ -637,9 +743,9 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
         _, twin, record = _record(out, cache_dir)
         files = record.get("twin")
         if not files or record["fingerprints"].get("twin") != fingerprint \
-                or (twin / DIRTY).exists():
+                or _exists(twin / DIRTY) or not _is_folder(twin):
             return None
-        _link_copy(twin, files, out).rename(out)
+        _link_copy(twin, files, out, fingerprint).rename(out)
     except (OSError, KeyError, AttributeError):
         return None
     return len(files)
@@ -654,6 +760,8 @@ def _empty_later(trash: Path) -> None:
     some disks, and the build does not wait for it. Where there is no `sh` to start
     it, a thread of this process deletes what it can before the command ends."""
     try:
+        if not _is_folder(trash):
+            return
         folders = [str(folder) for folder in trash.iterdir()]
     except OSError:
         return
@@ -677,8 +785,13 @@ def _empty_later(trash: Path) -> None:
 
 
 def _discard(folder: Path) -> None:
-    """Remove a folder: renamed aside at once, deleted after."""
-    if not folder.exists():
+    """Remove a folder: renamed aside at once, deleted after (a link: itself, at once)."""
+    try:
+        found = os.lstat(folder)
+    except OSError:
+        return
+    if not stat.S_ISDIR(found.st_mode):
+        os.unlink(folder)
         return
     aside = folder.with_name(f"{folder.name}.discarded-{secrets.token_hex(4)}")
     try:
@@ -704,21 +817,20 @@ def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
 def read_fingerprint(folder: Path) -> str:
     """The inputs' fingerprint the build that wrote `folder` recorded ("" if none)."""
     try:
-        with open(folder / MARKER, encoding="utf-8") as handle:
-            head = handle.read(4096)
+        head = read_file(folder / MARKER, 4096).decode("utf-8", "replace")
         start = head.index('"fingerprint": "') + len('"fingerprint": "')
         return head[start:head.index('"', start)]
     except (OSError, ValueError):
         return ""
 
 
-def _write_manifest(folder: Path, fingerprint: str) -> None:
+def _write_manifest(folder: int, fingerprint: str) -> None:
     """The marker of an output folder: whose it is, and the fingerprint of the inputs it
     was built from (the list of its files is in the signed record, in the cache)."""
     text = json.dumps({"talkpages": "This folder is written by talkpages; each build "
                        "makes it match the site exactly.", "fingerprint": fingerprint},
                       indent=0)
-    (folder / MARKER).write_text(text + "\n", encoding="utf-8")
+    _replace_marker(folder, MARKER, (text + "\n").encode())
 
 
 def _exchange_or_rename(twin: Path, out_dir: Path) -> None:

@@ -1,0 +1,127 @@
+"""Ordinary failures of the machine (a full disk, an output folder that cannot be
+replaced) are clear errors with exit status 1, never "internal error", and lose
+nothing: the previous site stays, and the next build works."""
+
+from __future__ import annotations
+
+import errno
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from talkpages import signed, store, writer
+
+from conftest import MakeSite, talk
+
+NOW = "2026-11-21T00:00:00Z"
+RunCli = Callable[..., tuple[int, str, str]]
+
+
+def make(make_site: MakeSite) -> Path:
+    return make_site({"talks/one.md": talk("One", extra='tags = ["a"]'),
+                      "talks/two.md": talk("Two", "2027-02-03T10:00:00")})
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name != ".talkpages-output"}
+
+
+def build(run_cli: RunCli, site: Path) -> tuple[int, str]:
+    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
+    return code, err
+
+
+def clean(run_cli: RunCli, site: Path, root: Path) -> dict[str, bytes]:
+    fresh = root / "fresh"
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(site / "talks", fresh / "talks")
+    assert build(run_cli, fresh)[0] == 0
+    return files(fresh / "public")
+
+
+class _FullDisk:
+    """A pack file on a disk with no room left."""
+
+    def __init__(self, pack: Any):
+        self._pack = pack
+
+    def write(self, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def flush(self) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pack, name)
+
+
+def test_a_full_disk_while_writing_the_cache_is_an_error_not_a_bug(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make(make_site)
+    assert build(run_cli, site)[0] == 0
+    before = files(site / "public")
+    (site / "talks/three.md").write_text(talk("Three", "2020-01-01T10:00:00"))
+    new_pack = store.DiskCache._new_pack
+
+    def full(self: store.DiskCache) -> None:
+        new_pack(self)
+        self._pack = _FullDisk(self._pack)  # type: ignore[assignment]
+
+    monkeypatch.setattr(store.DiskCache, "_new_pack", full)
+    (site / ".talkpages-cache" / "state").unlink()  # a cold build: a new pack
+    code, err = build(run_cli, site)
+    assert code == 1 and "internal error" not in err, err
+    assert "cannot write the build cache" in err and "No space left on device" in err
+    assert files(site / "public") == before  # nothing lost
+    monkeypatch.undo()
+    assert build(run_cli, site)[0] == 0
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+
+
+def test_a_cache_that_cannot_be_saved_after_a_good_build_is_a_warning(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make(make_site)
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(signed, "write", full)
+    code, _, err = run_cli("build", "-s", str(site), "--now", NOW)
+    assert code == 0, err
+    assert "the build cache could not be saved" in err and "warning" in err
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+    monkeypatch.undo()
+    (site / "talks/one.md").write_text(talk("One", extra='tags = ["b"]'))
+    assert build(run_cli, site)[0] == 0
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+
+
+def test_an_output_folder_that_cannot_be_replaced_on_an_incremental_build_is_an_error(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only output folder (its own permissions, or a read-only mount): it cannot
+    be exchanged with the new site. Seen as a user other than root; here the refusal
+    is made by hand, since root may write anywhere."""
+    site = make(make_site)
+    assert build(run_cli, site)[0] == 0
+    before = files(site / "public")
+
+    def refused(twin: Path, out_dir: Path) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", str(out_dir))
+
+    monkeypatch.setattr(writer, "_exchange_or_rename", refused)
+    for edit in ("a", "b"):  # a build that changes one talk, then another
+        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["{edit}"]'))
+        code, err = build(run_cli, site)
+        assert code == 1 and "internal error" not in err, err
+        assert "cannot write the site" in err and "Permission denied" in err
+        assert files(site / "public") == before
+    monkeypatch.undo()
+    assert build(run_cli, site)[0] == 0
+    assert files(site / "public") == clean(run_cli, site, tmp_path)

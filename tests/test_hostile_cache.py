@@ -1,0 +1,250 @@
+"""A cache folder that came with the site (a cloned repository, a pull request) can never
+hurt the person who builds it: nothing in it is followed, nothing unverified is used."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from talkpages import signed
+from talkpages.cachedir import CACHE_DIR
+
+from conftest import MakeSite, talk
+
+NOW = "2026-11-21T00:00:00Z"
+RunCli = Callable[..., tuple[int, str, str]]
+SECRET = b"SECRET: a private key that must never be published or changed\n"
+
+
+def make(make_site: MakeSite) -> Path:
+    return make_site({
+        "talks/one.md": talk("One", extra='tags = ["a"]\nauthors = ["Ann"]'),
+        "talks/two.md": talk("Two", "2027-02-03T10:00:00", 'tags = ["a", "b"]'),
+        "talks/three/index.md": talk("Three", "2018-01-01T09:00:00"),
+        "talks/three/slides.pdf": b"%PDF-1.4 slides",
+    })
+
+
+def victim(root: Path) -> Path:
+    """A folder beside the site with files a link in the cache could reach."""
+    folder = root / "victim"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "secret.txt").write_bytes(SECRET)
+    (folder / "sub" / "other.txt").write_bytes(SECRET)
+    return folder
+
+
+def snapshot(folder: Path) -> dict[str, object]:
+    found: dict[str, object] = {}
+    for path in sorted(folder.rglob("*")):
+        status = path.lstat()
+        name = path.relative_to(folder).as_posix()
+        found[name] = (status.st_mode, path.read_bytes() if path.is_file() else None,
+                       status.st_mtime_ns)
+    return found
+
+
+def build(run_cli: RunCli, site: Path) -> tuple[int, str]:
+    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
+    return code, err
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and not p.is_symlink() and p.name != ".talkpages-output"}
+
+
+def clean(run_cli: RunCli, site: Path, root: Path) -> dict[str, bytes]:
+    """What a build of the same talks from nothing writes."""
+    fresh = root / "fresh"
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(site / "talks", fresh / "talks")
+    assert build(run_cli, fresh)[0] == 0
+    return files(fresh / "public")
+
+
+def twin_name(site: Path) -> str:
+    out = str(Path(os.path.abspath(site / "public")))
+    return hashlib.blake2b(out.encode(), digest_size=8).hexdigest()
+
+
+# What a cloned repository can hold: every name the cache uses, and the output's markers.
+FOLDERS = [CACHE_DIR, f"{CACHE_DIR}/trash", f"{CACHE_DIR}/outputs",
+           f"{CACHE_DIR}/outputs/TWIN", f"{CACHE_DIR}/trash/1-abcd", ".public.talkpages-previous",
+           ".public.talkpages-new-1234"]
+FILES = [f"{CACHE_DIR}/lock", f"{CACHE_DIR}/state", f"{CACHE_DIR}/journal",
+         f"{CACHE_DIR}/CACHEDIR.TAG", f"{CACHE_DIR}/.gitignore",
+         f"{CACHE_DIR}/outputs/TWIN.record", f"{CACHE_DIR}/outputs/TWIN/.talkpages-output",
+         f"{CACHE_DIR}/outputs/TWIN/.talkpages-dirty", f"{CACHE_DIR}/outputs/TWIN/index.html",
+         "public/.talkpages-output", "public/.talkpages-dirty"]
+CASES = [(name, "folder") for name in FOLDERS] + [(name, "file") for name in FILES] \
+    + [(name, "dangling") for name in FILES]
+
+
+def plant(site: Path, name: str, kind: str, target: Path) -> Path:
+    """A link at `name` (TWIN: the twin of the site's output) to the victim."""
+    path = site / name.replace("TWIN", twin_name(site))
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    aim = {"folder": target, "file": target / "secret.txt", "dangling": target / "made.txt"}
+    path.symlink_to(aim[kind], target_is_directory=kind == "folder")
+    return path
+
+
+@pytest.mark.parametrize(("name", "kind"), CASES, ids=[f"{n}-{k}" for n, k in CASES])
+def test_links_inside_the_cache_folder_are_never_followed(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path, name: str, kind: str) -> None:
+    """A fresh clone whose cache (or output) holds a link, then the same link put in the
+    place of a real entry after a good build: every build leaves the linked folder as it
+    was, publishes nothing of it, and writes what a build from nothing writes."""
+    site = make(make_site)
+    target = victim(tmp_path)
+    before = snapshot(target)
+    plant(site, name, kind, target)
+    marker = name.startswith("public/")
+    for step in range(3):
+        code, err = build(run_cli, site)
+        assert code == 0 or (marker and code == 1 and "did not create" in err), err
+        assert snapshot(target) == before
+        if code == 0:
+            assert files(site / "public") == clean(run_cli, site, tmp_path)
+            assert not any(SECRET in data for data in files(site / "public").values())
+        if step == 0:  # the link in the place of what a good build made
+            if code == 1:
+                shutil.rmtree(site / "public")
+                assert build(run_cli, site)[0] == 0
+            plant(site, name, kind, target)
+        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["a"]\n# edit {step}'))
+    assert snapshot(target) == before
+
+
+def corrupt(path: Path) -> None:
+    """Every byte changed in place: the same size, the same inode."""
+    data = path.read_bytes()
+    if not data:
+        return
+    inode = path.stat().st_ino
+    with open(path, "r+b") as handle:
+        handle.write(bytes(byte ^ 0x55 for byte in data))
+    assert (path.stat().st_ino, path.stat().st_size) == (inode, len(data))
+
+
+def cache_files(site: Path) -> list[Path]:
+    return [p for p in (site / CACHE_DIR).rglob("*") if p.is_file() and not p.is_symlink()]
+
+
+@pytest.mark.parametrize("then", ["edit", "nothing", "output deleted", "new talk"])
+def test_every_cache_file_corrupted_in_place_gives_a_clean_build(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path, then: str) -> None:
+    site = make(make_site)
+    assert build(run_cli, site)[0] == 0
+    (site / "talks/two.md").write_text(talk("Two", "2027-02-03T10:00:00", 'tags = ["a"]'))
+    assert build(run_cli, site)[0] == 0  # a build that changed one talk: a journal too
+    time.sleep(0.02)  # a later modification time than the build's
+    for path in cache_files(site):
+        corrupt(path)
+    if then == "edit":
+        (site / "talks/one.md").write_text(talk("One", extra='tags = ["a", "c"]'))
+    elif then == "output deleted":
+        shutil.rmtree(site / "public")
+    elif then == "new talk":
+        (site / "talks/four.md").write_text(talk("Four", "2020-01-01T10:00:00"))
+    code, err = build(run_cli, site)
+    assert code == 0, err
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+    assert build(run_cli, site)[0] == 0  # and the cache it left works
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+
+
+def test_only_the_pack_corrupted_gives_a_clean_build(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
+    """The signed state points into a pack whose blobs were all changed: each blob is
+    checked before it is used."""
+    site = make(make_site)
+    assert build(run_cli, site)[0] == 0
+    for path in (site / CACHE_DIR).glob("fragments-*.pack"):
+        corrupt(path)
+    (site / "talks/one.md").write_text(talk("One", extra='tags = ["a", "c"]'))
+    assert build(run_cli, site)[0] == 0
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+
+
+def test_a_pickle_written_into_the_pack_never_runs(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
+    site = make(make_site)
+    assert build(run_cli, site)[0] == 0
+    state = signed.read(site / CACHE_DIR / "state")
+    assert isinstance(state, dict)
+    pack = site / CACHE_DIR / state["pack"]
+    ran = tmp_path / "ran"
+    payload = f"cos\nsystem\n(S'touch {ran}'\ntR.".encode()
+    with open(pack, "r+b") as handle:
+        for _, _, (offset, length) in state["talks"].values():
+            assert length > len(payload)
+            handle.seek(offset)
+            handle.write(payload)
+    (site / "talks/two.md").write_text(talk("Two", "2027-02-03T10:00:00", 'tags = ["b"]'))
+    assert build(run_cli, site)[0] == 0
+    assert not ran.exists()
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+
+
+def test_a_blob_of_the_pack_that_does_not_verify_is_refused() -> None:
+    sealed = signed.seal(b"some bytes of a fragment")
+    assert signed.unseal(sealed) == b"some bytes of a fragment"
+    for position in (0, 31, 32, len(sealed) - 1):
+        damaged = bytearray(sealed)
+        damaged[position] ^= 1
+        with pytest.raises(signed.Damaged):
+            signed.unseal(bytes(damaged))
+    with pytest.raises(signed.Damaged):
+        signed.unseal(b"short")
+
+
+@pytest.fixture
+def key_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("TALKPAGES_CACHE_KEY", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    signed._key.cache_clear()
+    yield tmp_path / "cache" / "talkpages"
+    signed._key.cache_clear()
+
+
+def test_the_key_folder_is_private(key_home: Path) -> None:
+    key_home.mkdir(parents=True, mode=0o755)
+    os.chmod(key_home, 0o755)
+    key = signed._key()
+    assert len(key) == 32
+    assert key_home.stat().st_mode & 0o777 == 0o700
+    assert (key_home / "cache-key").stat().st_mode & 0o777 == 0o600
+    signed._key.cache_clear()
+    assert signed._key() == key  # kept, and read again
+
+
+@pytest.mark.parametrize("how", ["readable by others", "writable by others", "a link"])
+def test_a_key_file_others_can_reach_is_refused_and_replaced(
+        key_home: Path, tmp_path: Path, how: str) -> None:
+    key_home.mkdir(parents=True, mode=0o700)
+    known = b"k" * 32
+    path = key_home / "cache-key"
+    if how == "a link":
+        (tmp_path / "elsewhere").write_bytes(known)
+        os.chmod(tmp_path / "elsewhere", 0o600)
+        path.symlink_to(tmp_path / "elsewhere")
+    else:
+        path.write_bytes(known)
+        os.chmod(path, 0o644 if how == "readable by others" else 0o602)
+    key = signed._key()
+    assert key != known and len(key) == 32
+    assert not path.is_symlink() and path.stat().st_mode & 0o777 == 0o600
+    if how == "a link":
+        assert (tmp_path / "elsewhere").read_bytes() == known
