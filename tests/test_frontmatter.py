@@ -217,6 +217,37 @@ def test_yaml_does_not_build_python_objects():
     assert "YAML" in err.message
 
 
+def yaml_alias_bomb(levels: int = 9) -> str:
+    """Nested aliases: under 1 KB of YAML standing for 9**levels strings."""
+    lines = ["---", "title: Bomb", "date: 2019-05-22T14:50:00",
+             "a0: &a0 [" + ", ".join(['"lol"'] * 9) + "]"]
+    lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 9) + "]" for n in range(1, levels)]
+    return "\n".join(lines) + "\n---\nBody\n"
+
+
+def test_yaml_alias_bomb_is_refused_at_its_first_alias():
+    text = yaml_alias_bomb()
+    assert len(text) < 1024
+    err = raises(text)
+    assert "alias `*a0`" in err.message and "YAML" in err.message
+    assert (err.line, err.column) == (5, 10)
+
+
+def test_yaml_self_referencing_alias_is_refused():
+    err = raises("---\ntitle: Self\nx: &x [*x]\n---\n")
+    assert "alias `*x`" in err.message
+    assert err.line == 3
+
+
+def test_yaml_merge_key_alias_is_refused():
+    err = raises("---\nbase: &base {city: Madrid}\naddress:\n  <<: *base\n---\n")
+    assert "alias `*base`" in err.message and err.line == 4
+
+
+def test_yaml_anchor_without_alias_still_loads():
+    assert split("---\ntitle: &t Anchored\n---\n").data == {"title": "Anchored"}
+
+
 # --- The delimiters and the file's encoding details -------------------------------------
 
 @pytest.mark.parametrize("text", ["", "\n\n", 'title = "x"\n', "Just Markdown.\n", "++\n+++\n"])

@@ -82,11 +82,23 @@ class FrontMatterError(Exception):
 @lru_cache(maxsize=1)
 def _yaml_loader() -> type:
     """PyYAML's SafeLoader, leaving timestamps as the text the author wrote (PyYAML is
-    imported when a YAML file is met: TOML sites never pay for it)."""
+    imported when a YAML file is met: TOML sites never pay for it).
+
+    Aliases (`*name`) are refused where they are met. Each one repeats a whole value, so
+    a few lines of nested aliases stand for billions of values, which everything that
+    walks the talk (checks, templates, the cache) would go through; an alias inside its
+    own anchor (`&x [*x]`) makes a value that contains itself. Talk files have no use
+    for them: the value is written out where it is wanted."""
     import yaml
 
     class TextTimestampLoader(yaml.SafeLoader):
-        pass
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise yaml.composer.ComposerError(
+                    None, None, f"the alias `*{event.anchor}` is not supported: write the "
+                    "value out in full where it is used", event.start_mark)
+            return super().compose_node(parent, index)
 
     TextTimestampLoader.yaml_implicit_resolvers = {
         first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
