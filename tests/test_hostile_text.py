@@ -11,12 +11,14 @@ import resource
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import talkpages
+from talkpages.characters import FORBIDDEN
 from test_frontmatter import yaml_alias_bomb
 
-from conftest import MakeSite
+from conftest import MakeSite, talk
 
 
 def command_line(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -52,3 +54,35 @@ def test_build_refuses_a_self_referencing_yaml_alias(make_site: MakeSite, run_cl
     assert code == 1, err
     assert "self.md:4:8: error:" in err and "alias `*x`" in err
     assert not (site / "public").exists()
+
+
+def test_build_refuses_control_character_escapes_with_file_line_and_field(
+        make_site: MakeSite, run_cli) -> None:
+    site = make_site({
+        "talks/bell.md": talk("Bell\\u0007", extra='event = "\\u0000root\\u0000"'),
+        "talks/escape.md": "---\ntitle: Red\ndate: 2019-05-22\nextra:\n  colour: \"\\e[31m\"\n"
+                           "---\nBody\n",
+        "talks/body.md": talk("Body", body="Ring \x07 the bell"),
+    })
+    code, _, err = run_cli("build", "-s", str(site), "-o", str(site / "public"))
+    assert code == 1, err
+    for where in ("bell.md:2:1: error: `title` holds a control character (U+0007)",
+                  "bell.md:4:1: error: `event` holds a control character (U+0000)",
+                  "escape.md:5:1: error: `extra.colour` holds a control character (U+001B)",
+                  "body.md:6:6: error: the body holds a control character (U+0007)"):
+        assert where in err
+    assert "internal error" not in err and "\x1b" not in err and "\x07" not in err
+    assert not (site / "public").exists()
+
+
+def test_feed_xml_stays_well_formed_with_character_references(make_site: MakeSite,
+                                                               run_cli) -> None:
+    site = make_site({"talks/refs.md": talk(
+        "Tab\\tin the title", extra='abstract = "Bell &#7; and &#xFFFE; and &#x1b;"',
+        body="Body &#1; with\ttab")})
+    code, _, err = run_cli("build", "-s", str(site), "-o", str(site / "public"))
+    assert code == 0, err
+    ET.parse(site / "public" / "feed.xml")
+    for path in (site / "public").rglob("*"):
+        if path.is_file() and path.suffix in (".html", ".xml", ".json", ".ics"):
+            assert not FORBIDDEN.search(path.read_text(encoding="utf-8")), path

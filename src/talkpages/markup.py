@@ -7,6 +7,10 @@ outside code becomes `&lt;`, which CommonMark turns back into a visible `<`. The
 document is then rendered in cmark's safe mode all the same, which drops any raw HTML
 the escaping might have missed and blanks `javascript:`, `vbscript:`, `file:` and
 `data:` links: two independent layers, so one slip cannot let a script through.
+
+Talk text holds no control characters (characters.py), but a character reference
+does: cmark turns `&#7;` into the character itself, and `&#xFFFE;` into bytes that are
+not UTF-8. What would not be XML in the HTML becomes U+FFFD, as HTML does for `&#0;`.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from cmarkgfm import _cmark, cmark
 from cmarkgfm.cmark import Options
 
 from . import mathml
+from .characters import FORBIDDEN
 
 _SAFE = Options.CMARK_OPT_VALIDATE_UTF8 | Options.CMARK_OPT_FOOTNOTES
 _UNSAFE = _SAFE | Options.CMARK_OPT_UNSAFE
@@ -47,7 +52,7 @@ def to_html(text: str, *, unsafe: bool = False, math: bool = False) -> str:
         if "<" in text:
             text = escape_raw_html(text)
         html = _gfm(text, _SAFE)
-    return mathml.restore(html, formulas)
+    return FORBIDDEN.sub("\ufffd", mathml.restore(html, formulas))
 
 
 def _free_functions() -> tuple[Callable[[int], None], Callable[[int], None]] | None:
@@ -90,7 +95,7 @@ def _gfm(text: str, options: int) -> str:
             raw = lib.cmark_render_html(root, options, lib.cmark_parser_get_syntax_extensions(
                 parser))
             try:
-                return str(ffi.string(raw).decode("utf-8"))
+                return str(ffi.string(raw).decode("utf-8", "replace"))
             finally:
                 libc_free(int(ffi.cast("uintptr_t", raw)))
         finally:

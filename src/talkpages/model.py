@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
-from . import times
+from . import characters, times
 from .config import Config, check_timezone
 from .diagnostics import Diagnostic
 from .frontmatter import FrontMatter
@@ -284,6 +284,7 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
               key: str = "") -> tuple[Talk | None, list[Diagnostic]]:
     """A Talk, or None and every problem of the file (all fields are read first)."""
     f = _Fields(fm, path)
+    f.problems += characters.in_front_matter(path, fm) + characters.in_body(path, fm)
     title = f.text("title")
     raw_title = f.data.get("title")
     if not title and (raw_title is None or isinstance(raw_title, str)):

@@ -1,0 +1,117 @@
+"""Control characters in talk text: refused with the file, line and field, TOML and YAML
+alike, keys, nested values and the body included; spelled as character references in
+Markdown, never in the HTML."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from talkpages.characters import FORBIDDEN
+from talkpages.config import Config
+from talkpages.frontmatter import split
+from talkpages.markup import to_html
+from talkpages.model import make_talk
+
+PATH = Path("talks/t.md")
+
+
+def problems(text: str) -> list[str]:
+    talk, found = make_talk(split(text), PATH, "t", Config())
+    assert talk is None or not found
+    return [p.format() for p in found if p.is_error]
+
+
+@pytest.mark.parametrize("escape, code", [("\\u0000", "0000"), ("\\u0007", "0007"),
+                                          ("\\u001b", "001B"), ("\\b", "0008"),
+                                          ("\\U0000001F", "001F")])
+def test_control_character_escapes_in_toml_are_refused_with_field_and_line(
+        escape: str, code: str) -> None:
+    found = problems(f'+++\ndate = 2019-05-22\ntitle = "Bell{escape} here"\n+++\nBody\n')
+    assert found == [f"talks/t.md:3:1: error: `title` holds a control character (U+{code}), "
+                     "which pages and calendar feeds cannot carry\n"
+                     f"  hint: remove it: in the file it is an escape such as "
+                     f"`\\u{code.lower()}`"]
+
+
+@pytest.mark.parametrize("escape", ["\\a", "\\x1b", "\\0", "\\u0001", "\\e"])
+def test_control_character_escapes_in_yaml_are_refused(escape: str) -> None:
+    found = problems(f'---\ntitle: Fine\ndate: 2019-05-22\nevent: "Conf{escape}"\n---\n')
+    assert len(found) == 1 and found[0].startswith("talks/t.md:4:1: error: `event` holds a "
+                                                   "control character")
+
+
+def test_root_marker_spelled_in_a_title_is_refused() -> None:
+    found = problems('+++\ntitle = "\\u0000root\\u0000"\ndate = 2019-05-22\n+++\n')
+    assert len(found) == 1 and "`title` holds a control character (U+0000)" in found[0]
+
+
+def test_control_characters_in_nested_values_kept_for_templates_are_refused() -> None:
+    found = problems('+++\ntitle = "x"\ndate = 2019-05-22\ntags = ["ok", "bad\\u0007"]\n'
+                     'links = [{name = "a", url = "https://a.org"}]\n'
+                     '[extra]\ndeep = [{inner = "\\u0002"}]\n'
+                     '[[url_custom]]\nname = "a"\nurl = "https://a.org"\n'
+                     '[[url_custom]]\nname = "b\\u001b"\nurl = "https://b.org"\n+++\n')
+    assert [line.split(": error: ")[0] + ": " + line.split("`")[1] for line in found] == [
+        "talks/t.md:4:1: tags[2]", "talks/t.md:7:1: extra.deep[1].inner",
+        "talks/t.md:11:1: url_custom[2].name"]
+
+
+def test_control_characters_in_nested_yaml_values_are_refused() -> None:
+    found = problems("---\ntitle: x\ndate: 2019-05-22\nimage:\n  caption: \"\\x1b[31m\"\n"
+                     "header:\n  - a\n  - b: \"\\a\"\n---\n")
+    assert [line.split(": error: ")[0] + ": " + line.split("`")[1] for line in found] == [
+        "talks/t.md:5:1: image.caption", "talks/t.md:8:1: header[2].b"]
+
+
+def test_control_character_in_a_key_is_refused_and_shown_escaped() -> None:
+    found = problems('+++\ntitle = "x"\ndate = 2019-05-22\n"k\\u001bey" = 1\n+++\n')
+    assert len(found) == 1
+    assert found[0].startswith("talks/t.md:4:1: error: the key `k\\u001bey` holds a control "
+                               "character (U+001B)")
+    assert "\x1b" not in found[0]
+
+
+def test_control_character_in_the_body_is_refused_at_its_line_and_column() -> None:
+    found = problems('+++\ntitle = "x"\ndate = 2019-05-22\n+++\nfine\nbad \x07 here \x01\n'
+                     "\x1b[31mred\n")
+    assert [line.split(" holds ")[0] for line in found] == [
+        "talks/t.md:6:5: error: the body", "talks/t.md:7:1: error: the body"]
+
+
+@pytest.mark.parametrize("text, what", [
+    ('+++\ntitle = "x\\uFFFE"\ndate = 2019-05-22\n+++\n', "the non-character U+FFFE"),
+    ('+++\ntitle = "x"\ndate = 2019-05-22\n+++\nbody \uffff\n', "the non-character U+FFFF"),
+    ('---\ntitle: "x\\ud800"\ndate: 2019-05-22\n---\n', "half of a surrogate pair (U+D800)"),
+])
+def test_non_characters_and_surrogates_are_refused(text: str, what: str) -> None:
+    found = problems(text)
+    assert len(found) == 1 and f"holds {what}" in found[0]
+
+
+def test_tab_newline_and_carriage_return_are_text() -> None:
+    talk, found = make_talk(split('+++\ntitle = "a\\tb"\ndate = 2019-05-22\n'
+                                  'abstract = "one\\r\\ntwo\\nthree"\n+++\n\tindented\r\n'),
+                            PATH, "t", Config())
+    assert talk is not None and not found
+    assert talk.title == "a\tb" and talk.abstract == "one\r\ntwo\nthree"
+
+
+def test_a_file_of_escapes_gets_a_bounded_number_of_messages() -> None:
+    found = problems('+++\ntitle = "x"\ndate = 2019-05-22\nmany = ['
+                     + ", ".join(['"\\u0001"'] * 5000) + "]\n+++\n" + "\x01\n" * 5000)
+    assert len(found) == 42
+    assert found[20] == "talks/t.md:4:1: error: 4980 more places of the file hold such characters"
+    assert found[-1].endswith("4980 more places of the file hold such characters")
+
+
+@pytest.mark.parametrize("reference", ["&#1;", "&#x1b;", "&#7;", "&#xFFFE;", "&#xFFFF;"])
+def test_character_references_to_control_characters_and_non_characters_stay_xml(
+        reference: str) -> None:
+    html = to_html(f"a {reference} b [link](https://a.org/{reference}) ![{reference}](x.png "
+                   f'"{reference}")', math=True)
+    assert not FORBIDDEN.search(html)
+    assert html.count("\ufffd") == 3 and "%" in html
+    ET.fromstring(f"<div>{html.replace('&nbsp;', ' ')}</div>")
