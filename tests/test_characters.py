@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from talkpages.characters import FORBIDDEN
-from talkpages.config import Config
+from talkpages.config import Config, load_config
 from talkpages.frontmatter import split
 from talkpages.markup import to_html
 from talkpages.model import make_talk
+from talkpages.speakers import load_speakers
 
 PATH = Path("talks/t.md")
 
@@ -115,3 +116,20 @@ def test_character_references_to_control_characters_and_non_characters_stay_xml(
     assert not FORBIDDEN.search(html)
     assert html.count("\ufffd") == 3 and "%" in html
     ET.fromstring(f"<div>{html.replace('&nbsp;', ' ')}</div>")
+
+
+def test_control_characters_in_speakers_toml_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "speakers.toml").write_text('["Klaus Ma"]\nbio = "fine"\n\n["Kevin"]\n'
+                                            'name = "Kevin\\u0007 Wang"\n', encoding="utf-8")
+    _, found = load_speakers(tmp_path)
+    assert [p.format().split(", which")[0] for p in found] == [
+        f"{tmp_path / 'speakers.toml'}:5:1: error: `Kevin.name` holds a control character "
+        "(U+0007)"]
+
+
+def test_control_characters_in_the_site_config_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "talkpages.toml").write_text('title = "Talks\\u001b[2J"\n[params]\n'
+                                             'motto = ["\\u0000"]\n', encoding="utf-8")
+    _, found = load_config(tmp_path)
+    assert [(p.line, p.message.split(" holds")[0]) for p in found if p.is_error] == [
+        (1, "`title`"), (3, "`params.motto[1]`")]

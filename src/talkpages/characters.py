@@ -102,6 +102,12 @@ def in_front_matter(path: Path, fm: FrontMatter) -> list[Diagnostic]:
     return found + _more(path, more, found)
 
 
+def in_toml_file(path: Path, data: dict[str, Any], text: str) -> list[Diagnostic]:
+    """The same for `speakers.toml` and `talkpages.toml`, whose names, bios and titles
+    reach the pages and feeds as talk text does."""
+    return in_front_matter(path, FrontMatter(data, "toml", "", 0, tuple(text.split("\n"))))
+
+
 def in_body(path: Path, fm: FrontMatter) -> list[Diagnostic]:
     """Every line of the body that holds a forbidden character, with its column."""
     found: list[Diagnostic] = []

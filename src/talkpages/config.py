@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .characters import in_toml_file
 from .diagnostics import Diagnostic
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 
@@ -169,6 +170,7 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
             message = exc.message.replace("TOML front matter", "TOML")
             return Config(), [Diagnostic(path, message, exc.line, exc.column, hint=exc.hint)]
         lines = toml_key_lines(text.split("\n"))
+        problems += in_toml_file(path, raw, text)
     raw.update(overrides or {})
     clean: dict[str, Any] = {}
     for key, value in raw.items():

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .characters import in_toml_file
 from .diagnostics import Diagnostic
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .model import is_safe_url
@@ -62,7 +63,8 @@ def load_speakers(site_dir: Path) -> tuple[dict[str, Speaker], list[Diagnostic]]
         message = exc.message.replace("TOML front matter", "TOML")
         return {}, [Diagnostic(path, message, exc.line, exc.column, hint=exc.hint)]
     lines = toml_key_lines(text.split("\n"))
-    return parse_speakers(raw, path, lines)
+    speakers, problems = parse_speakers(raw, path, lines)
+    return speakers, problems + in_toml_file(path, raw, text)
 
 
 def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
