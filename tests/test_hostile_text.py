@@ -17,6 +17,7 @@ from pathlib import Path
 import talkpages
 from talkpages.characters import FORBIDDEN
 from test_frontmatter import yaml_alias_bomb
+from test_mathml import Tags
 
 from conftest import MakeSite, talk
 
@@ -86,3 +87,19 @@ def test_feed_xml_stays_well_formed_with_character_references(make_site: MakeSit
     for path in (site / "public").rglob("*"):
         if path.is_file() and path.suffix in (".html", ".xml", ".json", ".ics"):
             assert not FORBIDDEN.search(path.read_text(encoding="utf-8")), path
+
+
+def test_formula_in_an_attribute_of_a_built_page_stays_its_source(make_site: MakeSite,
+                                                                  run_cli) -> None:
+    site = make_site({"talks/disc.md": talk(
+        "Disc", extra="math = true",
+        body='![area $\\pi r^2$](https://a.org/disc.png "radius $r$") is $\\pi r^2$, see '
+             '[the proof](https://a.org/$p$ "proof of $\\pi$").\n\nTPMATHPLACEHOLDER0X')})
+    code, _, err = run_cli("build", "-s", str(site), "-o", str(site / "public"))
+    assert code == 0, err
+    page = (site / "public" / "disc" / "index.html").read_text(encoding="utf-8")
+    tags = Tags(page)
+    assert {"src": "https://a.org/disc.png", "alt": "area $\\pi r^2$",
+            "title": "radius $r$"} in tags.attributes("img")
+    assert {"href": "https://a.org/$p$", "title": "proof of $\\pi$"} in tags.attributes("a")
+    assert "<msup><mi>r</mi><mn>2</mn></msup>" in page and "TPMATHPLACEHOLDER0X" in page

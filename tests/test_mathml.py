@@ -1,8 +1,10 @@
-"""LaTeX to MathML at build time: delimiters, code left alone, nothing unsafe through."""
+"""LaTeX to MathML at build time: delimiters, code left alone, nothing unsafe through,
+formulas in text only (in an attribute, their source)."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
 
 import pytest
 
@@ -68,3 +70,63 @@ def test_raw_html_around_math_is_still_escaped() -> None:
 def test_a_placeholder_written_by_an_author_stays_text() -> None:
     html = to_html("TPMATHPLACEHOLDER7X and $x$", math=True)
     assert "TPMATHPLACEHOLDER7X" in html and "<math" in html
+
+
+class Tags(HTMLParser):
+    """The tags of a piece of HTML with their attributes, as a browser reads them."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, dict(attrs)))
+
+    def attributes(self, tag: str) -> list[dict[str, str | None]]:
+        return [attrs for name, attrs in self.found if name == tag]
+
+
+def test_formula_in_image_alt_text_or_link_title_becomes_its_source() -> None:
+    html = to_html('![area $\\pi r^2$ "q"](disc.png "the $\\frac{a}{b}$ title") and '
+                   '[link $x$](https://a.org/ "title \\(y<z\\)") and $w$', math=True)
+    tags = Tags(html)
+    assert tags.attributes("img") == [{"src": "disc.png", "alt": 'area $\\pi r^2$ "q"',
+                                       "title": "the $\\frac{a}{b}$ title"}]
+    assert tags.attributes("a") == [{"href": "https://a.org/", "title": "title \\(y<z\\)"}]
+    assert html.count("<math") == 2  # `$x$` in the link's text and `$w$`
+    assert [name for name, _ in tags.found].count("math") == 2
+
+
+def test_formula_in_a_link_address_becomes_its_source_percent_encoded() -> None:
+    tags = Tags(to_html("[a](https://a.org/$x y$) <https://b.org/$z$>", math=True))
+    assert [attrs["href"] for attrs in tags.attributes("a")] == [
+        "https://a.org/$x%20y$", "https://b.org/$z$"]
+
+
+def test_formula_in_a_link_address_cannot_make_a_scheme() -> None:
+    for text in ("[x](javascript$$:$$alert(1))", "[x](javascript\\(:\\)alert(1))"):
+        href = Tags(to_html(text, math=True)).attributes("a")[0]["href"]
+        assert href is not None and ":" not in href, href
+
+
+def test_formula_in_an_unquoted_attribute_of_raw_html_is_quoted() -> None:
+    html = to_html("<img alt=$a b$ src=x.png> and <!-- $c$ -->", math=True, unsafe=True)
+    assert Tags(html).attributes("img") == [{"alt": "$a b$", "src": "x.png"}]
+    assert "<!-- $c$ -->" in html
+
+
+def test_placeholder_spelled_by_an_author_is_never_replaced() -> None:
+    html = to_html("TPMATHPLACEHOLDER0X and $x$", math=True)
+    assert "TPMATHPLACEHOLDER0X and <math" in html
+    marker = mathml.extract("$x$")[1].marker  # type: ignore[union-attr]
+    for spelled in (f"{marker}0X", f"{marker[:-1]}&#78;0X"):
+        html = to_html(f"{spelled} and $x$", math=True)
+        assert html.count("<math") == 1 and f"{marker}0X and <math" in html
+
+
+def test_references_and_footnotes_with_a_formula_in_their_label_still_match() -> None:
+    html = to_html("[ref $a$] and [^$b$]\n\n[ref $a$]: https://a.org/\n\n[^$b$]: Note.",
+                   math=True)
+    assert Tags(html).attributes("a")[0]["href"] == "https://a.org/"
+    assert 'id="fn-$b$"' in html and "Note." in html

@@ -43,7 +43,7 @@ def to_html(text: str, *, unsafe: bool = False, math: bool = False) -> str:
     ask for the same abstract several times."""
     if not text.strip():
         return ""
-    formulas: list[str] = []
+    formulas = None
     if math:
         text, formulas = mathml.extract(text)
     if unsafe:
