@@ -97,6 +97,46 @@ def test_an_endless_series_stays_right_years_after_it_starts(name: str, make_sit
     assert starts == ["2035-03-21T18:00:00Z", "2035-03-28T17:00:00Z", "2035-04-04T17:00:00Z"]
 
 
+# One series of each kind a talk may have, all starting on the talk's own date,
+# Wednesday 9 October 2024 at 19:00 in Madrid (clocks go back on 27 October).
+SERIES = [
+    "FREQ=DAILY;COUNT=4", "FREQ=DAILY;INTERVAL=10;UNTIL=20241231",
+    "FREQ=DAILY;BYDAY=WE,TH;BYMONTH=10;COUNT=6", "FREQ=DAILY;BYMONTHDAY=9,10;COUNT=5",
+    "FREQ=DAILY;BYHOUR=19,21;COUNT=4", "FREQ=WEEKLY;BYDAY=WE,FR;COUNT=6",
+    "FREQ=WEEKLY;INTERVAL=2;WKST=SU;BYDAY=SU,WE;COUNT=6", "FREQ=WEEKLY;BYMONTH=10;COUNT=6",
+    "FREQ=WEEKLY;BYDAY=WE;BYHOUR=19;BYMINUTE=0,30;COUNT=4", "FREQ=MONTHLY;BYDAY=2WE;COUNT=4",
+    "FREQ=MONTHLY;BYDAY=-4WE;COUNT=3", "FREQ=MONTHLY;BYMONTHDAY=9,-1;COUNT=5",
+    "FREQ=MONTHLY;BYDAY=WE;BYMONTHDAY=8,9,10,11,12,13,14;COUNT=3",
+    "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1,7;COUNT=5",
+    "FREQ=MONTHLY;BYDAY=2WE;BYMONTH=10,12;COUNT=4", "FREQ=MONTHLY;INTERVAL=13;COUNT=3",
+    "FREQ=YEARLY;COUNT=3", "FREQ=YEARLY;BYMONTH=10,11;BYDAY=2WE;COUNT=4",
+    "FREQ=YEARLY;BYMONTH=10;BYDAY=WE;BYSETPOS=2;COUNT=3", "FREQ=YEARLY;BYDAY=WE;COUNT=4",
+    "FREQ=YEARLY;BYMONTH=4,10;BYMONTHDAY=9;COUNT=3", "FREQ=YEARLY;BYYEARDAY=283,-1;COUNT=4",
+]
+
+
+@pytest.mark.parametrize("name", list(feedclients.IMPLEMENTATIONS))
+def test_each_client_reads_every_kind_of_series_as_the_site_does(name: str,
+                                                                 make_site: MakeSite,
+                                                                 tmp_path: Path) -> None:
+    """The rules talkpages accepts are the ones every client expands alike."""
+    need(name)
+    site = make_site({**{f"talks/s{n}.md": talk(f"S{n}", "2024-10-09T19:00:00",
+                                                f'date_end = 2024-10-09T20:00:00\n'
+                                                f'timezone = "Europe/Madrid"\n'
+                                                f'recurrence = "{rule}"')
+                         for n, rule in enumerate(SERIES)},
+                      "talkpages.toml": 'base_url = "https://t.example.org/"\n'})
+    result = build(site, tmp_path / "out", LoadOptions(now=FIXTURE_NOW))
+    assert result.ok and result.site is not None, [d.format() for d in result.diagnostics]
+    utc = "%Y-%m-%dT%H:%M:%SZ"
+    expected = sorted(f"{t.slug}@t.example.org|{o.start_utc:{utc}}|{o.end_utc:{utc}}||{t.title}"
+                      for t in result.site.talks for o in t.occurrences)
+    assert len(expected) > 4 * len(SERIES)
+    assert feedclients.IMPLEMENTATIONS[name](tmp_path / "out/calendar.ics", "2024-01-01",
+                                             "2030-01-01") == expected
+
+
 def test_fixture_feed_matches_its_golden_copy(fixture_site: Path) -> None:
     data = (fixture_site / "calendar.ics").read_bytes()
     if os.environ.get("UPDATE_GOLDEN"):

@@ -26,6 +26,7 @@ from .diagnostics import Diagnostic
 from .frontmatter import FrontMatter
 from .recurrence import Recurrence, occurrences
 from .recurrence import parse as parse_recurrence
+from .rulecheck import RecurrenceError
 from .times import once
 
 if TYPE_CHECKING:
@@ -354,10 +355,8 @@ def _recurrence(f: _Fields, schedule: times.Schedule | None) -> Recurrence | Non
         return None
     try:
         return parse_recurrence(value, f.data.get("exdates"), schedule)
-    except (ValueError, TypeError, OverflowError) as exc:
-        key = "exdates" if "exdates" in str(exc) else "recurrence"
-        f.error(key, str(exc) if str(exc).startswith("`") else f"invalid `{key}`: {exc}",
-                'for example: recurrence = "FREQ=WEEKLY;COUNT=10"')
+    except RecurrenceError as exc:
+        f.error(exc.field, str(exc), exc.hint)
         return None
 
 

@@ -16,6 +16,8 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from . import rulecheck
+from .rulecheck import RecurrenceError
 from .times import Schedule, parse_moment
 
 if TYPE_CHECKING:
@@ -25,9 +27,6 @@ UTC = timezone.utc
 MAX_OCCURRENCES = 1000  # shown on the page and checked; the feed keeps the rule itself
 _UNTIL = re.compile(r"^(\d{4})-?(\d{2})-?(\d{2})(?:T(\d{2}):?(\d{2}):?(\d{2})?(Z)?)?$",
                     re.IGNORECASE)
-_ALLOWED = {"FREQ", "INTERVAL", "COUNT", "UNTIL", "BYDAY", "BYMONTHDAY", "BYMONTH",
-            "BYSETPOS", "BYWEEKNO", "BYYEARDAY", "WKST", "BYHOUR", "BYMINUTE"}
-_FREQS = {"DAILY", "WEEKLY", "MONTHLY", "YEARLY"}
 
 
 @dataclass(frozen=True)
@@ -51,53 +50,65 @@ class Recurrence:
 
 
 def parse(value: object, exdates: object, schedule: Schedule) -> Recurrence:
-    """Check and normalise a `recurrence` field; raise ValueError saying what is wrong."""
+    """Check and normalise a `recurrence` field; raise RecurrenceError saying what is
+    wrong, and in which field."""
+    try:
+        return _parse(value, exdates, schedule)
+    except RecurrenceError:
+        raise
+    except (ValueError, TypeError, OverflowError) as exc:  # dateutil's, in its words
+        raise RecurrenceError(f"invalid `recurrence`: {exc}") from None
+
+
+def _parse(value: object, exdates: object, schedule: Schedule) -> Recurrence:
     if not isinstance(value, str):
-        raise ValueError("`recurrence` must be an RRULE written as text, such as "
-                         "\"FREQ=WEEKLY;COUNT=10\"")
-    text = value.strip()
-    if text.upper().startswith("RRULE:"):
-        text = text[6:]
-    parts: list[tuple[str, str]] = []
-    until_text = None
-    for piece in filter(None, text.split(";")):
-        name, _, part = piece.partition("=")
-        name, part = name.strip().upper(), part.strip().upper()
-        if name not in _ALLOWED or not part:
-            raise ValueError(f"`recurrence` has an unsupported part {piece!r}; use FREQ, "
-                             "INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS")
-        if name == "UNTIL":
-            until_text = part
-        else:
-            parts.append((name, part))
-    freq = dict(parts).get("FREQ")
-    if freq not in _FREQS:
-        raise ValueError("`recurrence` needs FREQ=DAILY, WEEKLY, MONTHLY or YEARLY")
-    if until_text and "COUNT" in dict(parts):
-        raise ValueError("`recurrence` may have COUNT or UNTIL, not both")
+        raise RecurrenceError("`recurrence` must be an RRULE written as text, such as "
+                              "\"FREQ=WEEKLY;COUNT=10\"")
+    parts, until_text = rulecheck.read(value, schedule.all_day)
     until = _until(until_text, schedule) if until_text else None
-    result = Recurrence(tuple(parts), until, _exdates(exdates, schedule))
-    _rule(result, schedule)  # let dateutil check the rest of the rule
+    result = Recurrence(parts, until, _exdates(exdates, schedule))
+    rulecheck.check_dates(parts, *_wall_clock(result, schedule))
+    count = dict(parts).get("COUNT")
+    if result.exdates and result.bounded and int(count or 0) <= len(result.exdates) \
+            and not occurrences(schedule, result, limit=1):
+        raise RecurrenceError("`exdates` leave out every date of the series",
+                              "a talk that no longer takes place can stay in the feed with "
+                              'status = "cancelled"', field="exdates")
     return result
 
 
 def _until(text: str, schedule: Schedule) -> datetime | date:
     match = _UNTIL.match(text)
     if not match:
-        raise ValueError(f"`recurrence` UNTIL={text} is not a date such as 20191231 or "
-                         "20191231T235959Z")
+        raise RecurrenceError(f"`recurrence` UNTIL={text} is not a date such as 20191231 or "
+                              "20191231T235959Z")
     year, month, day, hour, minute, second, utc = match.groups()
-    day_value = date(int(year), int(month), int(day))
-    if schedule.all_day:
-        return day_value
-    if hour is None:  # a day: the whole of it, in the talk's zone
-        local = datetime.combine(day_value, time(23, 59, 59))
-    else:
-        local = datetime(int(year), int(month), int(day), int(hour), int(minute),
-                         int(second or 0))
-    if utc:
-        return local.replace(tzinfo=UTC)
-    return local.replace(tzinfo=schedule.tz).astimezone(UTC)
+    try:
+        day_value = date(int(year), int(month), int(day))
+        if schedule.all_day:
+            return day_value
+        if hour is None:  # a day: the whole of it, in the talk's zone
+            local = datetime.combine(day_value, time(23, 59, 59))
+        else:
+            local = datetime(int(year), int(month), int(day), int(hour), int(minute),
+                             int(second or 0))
+        if utc:
+            return local.replace(tzinfo=UTC)
+        return local.replace(tzinfo=schedule.tz).astimezone(UTC)
+    except (ValueError, OverflowError) as exc:
+        raise RecurrenceError(f"`recurrence` UNTIL={text} is not a real date and time: "
+                              f"{exc}") from None
+
+
+def _wall_clock(recurrence: Recurrence, schedule: Schedule) -> tuple[datetime, datetime | None]:
+    """The start and UNTIL as the talk's wall clock shows them, which the rule follows."""
+    start, until = schedule.start, recurrence.until
+    if not isinstance(start, datetime):
+        return (datetime.combine(start, time()),
+                datetime.combine(until, time()) if isinstance(until, date) else None)
+    wall = until.astimezone(start.tzinfo).replace(tzinfo=None) \
+        if isinstance(until, datetime) else None
+    return start.replace(tzinfo=None), wall
 
 
 def _exdates(value: object, schedule: Schedule) -> tuple[datetime | date, ...]:
@@ -106,14 +117,18 @@ def _exdates(value: object, schedule: Schedule) -> tuple[datetime | date, ...]:
     items = value if isinstance(value, list) else [value]
     found: list[datetime | date] = []
     for item in items:
-        moment = parse_moment(item)
+        try:
+            moment = parse_moment(item)
+        except ValueError as exc:
+            raise RecurrenceError(f"`exdates`: {exc}", None, field="exdates") from None
         if isinstance(moment, datetime):
             aware = moment if moment.tzinfo else moment.replace(tzinfo=schedule.tz)
             found.append(moment.date() if schedule.all_day else aware.astimezone(schedule.tz))
         elif isinstance(moment, date):
             found.append(moment)
         else:
-            raise ValueError(f"`exdates` entry {item!r} is not a date")
+            raise RecurrenceError(f"`exdates` entry {item!r} is not a date",
+                                  "write dates or date-times, like `date`", field="exdates")
     return tuple(found)
 
 
