@@ -2,8 +2,9 @@
 
 Checks what a strict parser rejects or a lenient one silently gets wrong: CRLF line
 ends, no BOM, lines folded at 75 octets without splitting a UTF-8 character, TEXT
-escaping, balanced BEGIN/END, the required properties, a VTIMEZONE for every TZID, and
-DTEND never together with DURATION. Returns the problems as strings.
+escaping, balanced BEGIN/END, the required properties, a VTIMEZONE for every TZID and
+a TZID for every VTIMEZONE (RFC 5545 3.6.5), and DTEND never together with DURATION.
+Returns the problems as strings.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ def lint(data: bytes) -> list[str]:
         problems.append(f"components left open: {stack}")
     for zone in sorted(zones_used - zones_defined):
         problems.append(f"TZID={zone} has no VTIMEZONE")
+    for zone in sorted(zones_defined - zones_used):
+        problems.append(f"VTIMEZONE {zone} is used by no TZID")
     return problems
 
 

@@ -132,3 +132,22 @@ def test_edits_that_keep_the_shape_are_delta_builds_and_others_are_not(make_site
     for kind in CHANGING:
         edit(site, kind, 4, 1)
         assert build_once(site, out)[0] is False, kind
+
+
+def test_an_end_moved_to_a_time_that_happens_twice_changes_the_zones_of_the_feeds(
+        make_site, tmp_path) -> None:
+    """Only the end changes, yet the event is then written in UTC and names no zone: the
+    feeds lose the zone's VTIMEZONE, and get it back when the end moves back."""
+    site = make_site({"talks/night.md": talk("Night", "2024-11-03T00:30:00", """
+                          timezone = "America/New_York"
+                          date_end = 2024-11-03T00:50:00
+                      """), "talkpages.toml": 'base_url = "https://talks.example.org/"\n'})
+    out = tmp_path / "out"
+    build_once(site, out)
+    path = site / "talks/night.md"
+    for before, after in (("00:50", "01:40"), ("01:40", "00:50")):
+        path.write_text(path.read_text().replace(f"T{before}:00", f"T{after}:00"))
+        _, files = build_once(site, out)
+        assert files == {o.path: o.data if o.data is not None else o.source.read_bytes()
+                         for o in render_site(site).outputs}, after
+        assert ("America/New_York" in files["calendar.ics"].decode()) == (after == "00:50")

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 
+from icslint import lint
 from talkpages import ics
 from talkpages.vtimezone import vtimezone
 
@@ -248,3 +249,37 @@ def test_a_single_talk_at_an_ambiguous_time_is_written_in_utc(make_site: MakeSit
     data = feed(make_site, {"talks/night.md": talk("Night", "2024-11-03T01:30:00",
                                                    'timezone = "America/New_York"')}).decode()
     assert "DTSTART:20241103T053000Z" in data  # the first 01:30, EDT
+
+
+def test_an_unused_vtimezone_is_left_out_of_every_feed(make_site: MakeSite) -> None:
+    """A talk whose start happens twice is written in UTC: its zone's VTIMEZONE would be
+    used by nothing (RFC 5545 3.6.5) in its own file, its tag's and speaker's feeds and
+    calendar.ics, unless another event there names the zone."""
+    site = make_site({
+        "talks/night.md": talk("Night", "2024-11-03T01:30:00", """
+            timezone = "America/New_York"
+            tags = ["Late"]
+            authors = ["Owl"]
+        """),
+        "talks/day.md": talk("Day", "2024-11-04T10:00:00", """
+            timezone = "Europe/Madrid"
+            authors = ["Owl"]
+        """),
+        "talks/morning.md": talk("Morning", "2030-03-05T09:00:00", """
+            timezone = "America/New_York"
+        """),
+        "talkpages.toml": 'base_url = "https://talks.example.org/"\n'})
+    result = render_site(site)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    files = outputs(result)
+    for path in ("night/night.ics", "tags/late/calendar.ics", "speakers/owl/calendar.ics"):
+        text = files[path].decode()
+        assert "DTSTART:20241103T053000Z" in text and "America/New_York" not in text, path
+    assert "TZID:Europe/Madrid" in files["speakers/owl/calendar.ics"].decode()
+    feed = files["calendar.ics"].decode()
+    assert feed.count("BEGIN:VTIMEZONE") == 2 and "TZID:America/New_York" in feed
+    # New York's zone is there for 2030 alone: the talk of 2024 does not use it.
+    assert "DTSTART:2023" not in feed.split("TZID:America/New_York")[1].split("END:VTIME")[0]
+    for path, data in files.items():
+        if path.endswith(".ics"):
+            assert lint(data) == [], path

@@ -3,7 +3,9 @@
 - UID: the talk's `uid` field, else `<slug>@<site host>`: it survives rebuilds, edits
   and a new title, so subscribers see a changed event change instead of doubling.
 - Timed talks with a zone: DTSTART/DTEND with TZID and a VTIMEZONE for the zone (see
-  vtimezone.py). Talks written with a fixed offset and no zone: UTC (`…Z`).
+  vtimezone.py). Talks written with a fixed offset and no zone: UTC (`…Z`), as is a
+  single talk at a time that happens twice. A feed carries the VTIMEZONEs of the zones
+  its events name, and no other.
 - All-day talks: VALUE=DATE, DTEND the day after the last day (exclusive, RFC 5545).
 - Recurring talks: RRULE with UNTIL in UTC when DTSTART has a TZID; one EXDATE a line.
 - STATUS: CANCELLED for cancelled talks (kept in the feed so that subscribers see the
@@ -112,21 +114,34 @@ def _vtimezone(zone: tuple[str, int, int]) -> bytes:
     return ics.lines(vtimezone(*zone))
 
 
+def event_zone(talk: Talk) -> str | None:
+    """The zone the talk's event names (TZID), if any: a feed carries the VTIMEZONE of
+    these zones only, as RFC 5545 asks, and no client is sent a zone nothing uses."""
+    s = talk.schedule
+    if s.all_day or not s.zone or _in_utc(talk):
+        return None
+    return s.zone
+
+
+def _in_utc(talk: Talk) -> bool:
+    return talk.recurrence is None and _ambiguous(talk.schedule)
+
+
 def zone_years(talks: Iterable[Talk], now: datetime) -> dict[str, tuple[int, int]]:
-    """The first and last year of the timed talks in each zone (a series with no end
-    runs UNBOUNDED_YEARS past `now`)."""
+    """The first and last year of the events in each zone they name (a series with no
+    end runs UNBOUNDED_YEARS past `now`)."""
     years: dict[str, tuple[int, int]] = {}
     for talk in talks:
-        s = talk.schedule
-        if s.all_day or not s.zone or not isinstance(s.start, datetime):
+        s, zone = talk.schedule, event_zone(talk)
+        if zone is None or not isinstance(s.start, datetime):
             continue
         last_schedule = talk.occurrences[-1]
         last = last_schedule.end if isinstance(last_schedule.end, datetime) else s.end
         last_year = last.year if isinstance(last, date) else s.start.year
         if talk.recurrence is not None and not talk.recurrence.bounded:
             last_year = max(last_year, now.year + UNBOUNDED_YEARS)
-        first, latest = years.get(s.zone, (s.start.year, last_year))
-        years[s.zone] = (min(first, s.start.year), max(latest, last_year))
+        first, latest = years.get(zone, (s.start.year, last_year))
+        years[zone] = (min(first, s.start.year), max(latest, last_year))
     return years
 
 
@@ -142,7 +157,7 @@ def uid(site: Site, talk: Talk) -> str:
 def event_lines(site: Site, talk: Talk) -> list[str]:
     s = talk.schedule
     out = ["BEGIN:VEVENT", f"UID:{ics.text(uid(site, talk))}", STAMP_MARK.decode()]
-    out += _times(s, utc=talk.recurrence is None and _ambiguous(s))
+    out += _times(s, utc=_in_utc(talk))
     if talk.recurrence is not None:
         out.append(f"RRULE:{talk.recurrence.rule()}")
         for excluded in talk.recurrence.exdates:

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import pages, sitefiles, taxonomy
 from .cache import Keys
+from .ical import event_zone, zone_years
 from .model import Site, Talk
 from .theme import Theme
 
@@ -116,23 +117,22 @@ def page_path(url: str) -> str:
 
 
 def zones_of(site: Site) -> dict[str, tuple[int, int]]:
-    """The first and last year of the site's timed talks in each zone: every feed gives
-    a zone the same VTIMEZONE, covering them all (see ical.py)."""
-    from .ical import zone_years
-
+    """The first and last year of the site's events in each zone: every feed gives a
+    zone the same VTIMEZONE, covering them all (see ical.py)."""
     return zone_years(site.talks, site.now)
 
 
 def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
     """All of a talk that decides which outputs there are and where it is listed: its
     address, order, upcoming or past (and the date it is listed at), tags, speakers,
-    year, publishing, zone and years, bundle files. Two builds whose talks have the same
-    shapes have the same recipes, with the talks' other fields in them (delta.py)."""
+    year, publishing, zone (and the one its event names) and years, bundle files. Two
+    builds whose talks have the same shapes have the same recipes, with the talks' other
+    fields in them (delta.py)."""
     last = talk.occurrences[-1]
     return (talk.slug, talk.source, talk.sort_key, talk.is_upcoming(now),
             talk.next_schedule(now).start_utc, talk.ended(now), talk.tags, talk.authors,
             taxonomy.year_of(talk), talk.lastmod, talk.publish_date, talk.draft,
-            talk.schedule.zone, talk.schedule.all_day, _year(last.end),
+            talk.schedule.zone, event_zone(talk), talk.schedule.all_day, _year(last.end),
             talk.recurrence is not None and not talk.recurrence.bounded, talk.bundle_files)
 
 
@@ -145,10 +145,11 @@ def _page(spec: pages.PageSpec) -> Recipe:
 
 
 def _zones(talks: Any, years: dict[str, tuple[int, int]]) -> tuple[tuple[str, int, int], ...]:
+    """The VTIMEZONEs of a feed: those of the zones its events name, and no other."""
     if len(talks) == 1:  # a talk's own .ics: 100,000 of them on a large site
-        s = talks[0].schedule
-        return ((s.zone, *years[s.zone]),) if s.zone and not s.all_day else ()
-    zones = sorted({t.schedule.zone for t in talks if t.schedule.zone and not t.schedule.all_day})
+        zone = event_zone(talks[0])
+        return ((zone, *years[zone]),) if zone else ()
+    zones = sorted({zone for zone in map(event_zone, talks) if zone})
     return tuple((zone, *years[zone]) for zone in zones)
 
 
