@@ -128,15 +128,15 @@ def test_find_talk_files_returns_paths_slugs_and_bundle_files(make_site):
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
-def test_bundle_link_pointing_outside_is_a_warning_and_not_listed(make_site, tmp_path):
+def test_bundle_link_pointing_outside_is_an_error_and_not_listed(make_site, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("secret")
     site = make_site({"talks/t/index.md": talk()})
     (site / "talks/t/leak.txt").symlink_to(secret)
-    result, problems = load(site)
-    assert result is not None
-    assert result.talks[0].bundle_files == ()
-    assert [p.severity for p in problems] == ["warning"]
+    problems: list[Diagnostic] = []
+    assert find_talk_files(site / "talks", problems) == [(site / "talks/t/index.md", "t", ())]
+    assert [(p.severity, p.path) for p in problems] == [("error", site / "talks/t/leak.txt")]
+    assert [p.path for p in errors_of(site)] == [site / "talks/t/leak.txt"]
 
 
 # --- Drafts and publish dates -----------------------------------------------------------

@@ -120,9 +120,8 @@ def test_bundle_symlink_out_of_the_site_is_not_copied(make_site: MakeSite,
     site = make_site({"talks/b/index.md": talk("B")})
     os.symlink(secret, site / "talks/b/leak.txt")
     result = render_site(site)
-    assert result.ok
-    assert "b/leak.txt" not in {o.path for o in result.outputs}
-    assert any("outside the talk's folder" in d.message for d in result.diagnostics)
+    assert not result.ok and result.outputs == []
+    assert any("leads out of the site" in d.message for d in result.diagnostics)
 
 
 @pytest.mark.parametrize("slug", ["../escape", "/abs", "a/b", "..", "a\\b", ".hidden"])

@@ -260,10 +260,11 @@ def test_symlinks_out_of_the_site_are_not_served(make_site: MakeSite, tmp_path: 
     (site / "assets").mkdir()
     (site / "assets/leak.txt").symlink_to(secret)
     (site / "talks/one/leak.txt").symlink_to(secret)
-    with serving(site) as server:
+    with serving(site) as server:  # the build refuses them: the error is shown instead
         for path in ("/assets/leak.txt", "/one/leak.txt"):
             status, _, body = get(server, path)
-            assert status == 404 and b"TOP SECRET" not in body, path
+            assert status in (404, 500) and b"TOP SECRET" not in body, path
+            assert status == 404 or b"leads out of the site" in body
 
 
 def test_survives_clients_that_disconnect_mid_response(make_site: MakeSite) -> None:

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from .characters import in_toml_file
 from .diagnostics import Diagnostic
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
+from .links import check as check_link
 
 CONFIG_NAME = "talkpages.toml"
 
@@ -159,6 +160,9 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
     raw: dict[str, Any] = {}
     lines: dict[str, int] = {}
     problems: list[Diagnostic] = []
+    outside = check_link(path, site_dir)  # a link out of the site is not read
+    if outside is not None:
+        return Config(), [outside]
     if path.exists():
         try:
             text = path.read_text(encoding="utf-8-sig")

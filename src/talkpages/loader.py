@@ -12,8 +12,9 @@ import pickle
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
+from stat import S_ISLNK, S_ISREG
 
-from . import cache
+from . import cache, links
 from .config import Config, load_config
 from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
@@ -39,13 +40,19 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
     config, problems = load_config(site_dir, options.overrides)
     speakers, found = load_speakers(site_dir)
     problems += found
+    root = links.real(site_dir)
+    for theme in ("layouts", "assets"):  # the site's own theme: read, and its assets copied
+        links.check_tree(site_dir / theme, root, problems)
     talks_dir = site_dir / TALKS_DIR
+    outside = links.check(talks_dir, site_dir)
+    if outside is not None:
+        return None, [*problems, outside]
     if not talks_dir.is_dir():
         problems.append(Diagnostic(talks_dir, "the site has no talks/ folder",
                                    hint="create talks/ and add a file such as talks/my-talk.md"))
         return None, problems
     talks: list[Talk] = []
-    files = find_talk_files(talks_dir, problems)
+    files = find_talk_files(talks_dir, problems, root)
     results = _load_all(files, config)
     for talk, found in results:
         problems += found
@@ -72,7 +79,8 @@ def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
     if not forks(len(missing), active.parallel):  # read here: nothing to pickle
         for number in missing:
             path, slug, bundle_files = files[number]
-            results[number] = result = load_talk(path, slug, config, bundle_files, config_key)
+            results[number] = result = load_talk(path, slug, config, bundle_files, config_key,
+                                                  through_links=True)
             active.remember_talk(path, inputs[number], result)
         return results  # type: ignore[return-value]
     made = render_all(_load_job(config, config_key), [files[n] for n in missing],
@@ -87,14 +95,18 @@ def _load_job(config: Config, config_key: str,
               ) -> Callable[[tuple[Path, str, tuple[str, ...]]], bytes]:
     """A talk read, pickled: as it travels from a worker, and as the cache keeps it."""
     def load(job: tuple[Path, str, tuple[str, ...]]) -> bytes:
-        return pickle.dumps(load_talk(job[0], job[1], config, job[2], config_key),
+        return pickle.dumps(load_talk(job[0], job[1], config, job[2], config_key, True),
                             protocol=pickle.HIGHEST_PROTOCOL)
     return load
 
 
-def find_talk_files(talks_dir: Path, problems: list[Diagnostic],
+def find_talk_files(talks_dir: Path, problems: list[Diagnostic], root: str | None = None,
                     ) -> list[tuple[Path, str, tuple[str, ...]]]:
-    """(path, default slug, bundle files) for `talks/*.md` and `talks/<slug>/index.md`."""
+    """(path, default slug, bundle files) for `talks/*.md` and `talks/<slug>/index.md`.
+    Links are followed while they stay inside the site, whose real path is `root` (by
+    default the folder holding `talks_dir`): see links.py."""
+    root = root or links.real(talks_dir.parent)
+    here = links.real(talks_dir)
     found = []
     try:
         with os.scandir(talks_dir) as listing:  # file types without a stat() each
@@ -106,43 +118,54 @@ def find_talk_files(talks_dir: Path, problems: list[Diagnostic],
         if entry.name.startswith((".", "_")):
             continue
         path = talks_dir / entry.name
-        if entry.is_symlink() and not path.exists():
-            problems.append(Diagnostic(path, "this link is broken or part of a loop of links",
-                                       hint="remove it, or point it at a real file"))
-            continue
-        if entry.is_dir():
+        target: str | None = os.path.join(here, entry.name)
+        linked = entry.is_symlink()
+        if linked:
+            target, problem = links.follow(path, root)
+            if problem is not None:
+                problems.append(problem)
+                continue
+        assert target is not None
+        if os.path.isdir(target) if linked else entry.is_dir(follow_symlinks=False):
             index = path / BUNDLE_INDEX
-            if index.is_file():
-                found.append((index, slugify(entry.name), _bundle_files(path, problems)))
-        elif entry.name.lower().endswith(".md") and entry.is_file():
+            if _is_index(index, root, problems):
+                found.append((index, slugify(entry.name),
+                              tuple(links.walk(path, target, root, problems, BUNDLE_INDEX))))
+        elif entry.name.lower().endswith(".md") and (
+                os.path.isfile(target) if linked else entry.is_file(follow_symlinks=False)):
             found.append((path, slugify(path.stem), ()))
     return found
 
 
-def _bundle_files(bundle: Path, problems: list[Diagnostic]) -> tuple[str, ...]:
-    """The bundle's other files, as POSIX paths relative to it; links out are refused."""
-    files = []
-    root = bundle.resolve()
-    for folder, dirs, names in os.walk(bundle, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
-            path = Path(folder) / name
-            if name.startswith(".") or path == bundle / BUNDLE_INDEX:
-                continue
-            if path.is_symlink() and not path.resolve().is_relative_to(root):
-                problems.append(Diagnostic(path, "this link points outside the talk's folder; "
-                                           "it is not copied", severity="warning"))
-                continue
-            if path.is_file():
-                files.append(path.relative_to(bundle).as_posix())
-    return tuple(files)
+def _is_index(index: Path, root: str, problems: list[Diagnostic]) -> bool:
+    """Is there a bundle's index.md (a link to one inside the site counts)?"""
+    try:
+        mode = os.lstat(index).st_mode
+    except OSError:
+        return False
+    if S_ISLNK(mode):
+        target, problem = links.follow(index, root)
+        if problem is not None:
+            problems.append(problem)
+        return target is not None and os.path.isfile(target)
+    return S_ISREG(mode)
 
 
 def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ...] = (),
-              config_key: str = "") -> tuple[Talk | None, list[Diagnostic]]:
+              config_key: str = "", through_links: bool = False,
+              ) -> tuple[Talk | None, list[Diagnostic]]:
     """The Talk of one file, or its problems. `config_key` (the config's digest) goes
-    into the talk's key, with the file's bytes and modification time (see cache.py)."""
+    into the talk's key, with the file's bytes and modification time (see cache.py).
+
+    `through_links`: the caller found the file by `find_talk_files`, which follows a
+    link only inside the site. Any other caller (a build that reads again only the files
+    that changed) is refused a file reached through a link, the link to the file or to
+    its bundle's folder, so no other way reads a file from outside the site."""
     try:
+        if not through_links and (os.path.islink(path) or (
+                path.name == BUNDLE_INDEX and os.path.islink(path.parent))):
+            return None, [Diagnostic(path, "the talk file is reached through a link, which "
+                                     "only a build of the whole site follows")]
         stat = path.stat()
         size = stat.st_size
         if size > MAX_FILE_BYTES:

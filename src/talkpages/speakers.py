@@ -26,6 +26,7 @@ from typing import Any
 from .characters import in_toml_file
 from .diagnostics import Diagnostic
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
+from .links import check as check_link
 from .model import is_safe_url
 
 SPEAKERS_NAME = "speakers.toml"
@@ -51,6 +52,9 @@ class Speaker:
 def load_speakers(site_dir: Path) -> tuple[dict[str, Speaker], list[Diagnostic]]:
     """The speakers of `speakers.toml` by key; an absent file is no speakers and no problem."""
     path = site_dir / SPEAKERS_NAME
+    outside = check_link(path, site_dir)  # a link out of the site is not read
+    if outside is not None:
+        return {}, [outside]
     if not path.exists():
         return {}, []
     try:

@@ -70,7 +70,8 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
             "or content/event/; _talks/ for academicpages) or a folder of talk files"))
         return report
     converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
-                          direct=kind == "hugo", static_dir=_static_dir(kind, source),
+                          source=source, direct=kind == "hugo",
+                          static_dir=_static_dir(kind, source),
                           taken=_existing_slugs(site_dir, target_config))
     for candidate in _choose(candidates, report):
         outcome = converter.convert(candidate)
@@ -142,7 +143,7 @@ def _existing_slugs(site_dir: Path, config: Config) -> dict[str, Path]:
         return {}
     taken = {}
     for path, slug, files in find_talk_files(talks, []):
-        talk, _ = load_talk(path, slug, config, files)
+        talk, _ = load_talk(path, slug, config, files, through_links=True)
         taken[(talk.slug if talk else slug).lower()] = path
     return taken
 

@@ -14,6 +14,7 @@ differs is left alone and reported.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from .. import times
+from .. import links, times
 from ..config import Config
 from ..diagnostics import Diagnostic
 from ..frontmatter import FrontMatter, FrontMatterError, split
@@ -86,22 +87,17 @@ class Outcome:
         return any(p.is_error for p in self.problems)
 
 
-def bundle_files(candidate: Candidate) -> tuple[str, ...]:
-    """The bundle's files to copy: everything but its content files (index.*)."""
+def bundle_files(candidate: Candidate, root: str, problems: list[Diagnostic],
+                 ) -> tuple[str, ...]:
+    """The bundle's files to copy: everything but its content files (index.*). Links
+    are followed while they stay inside the site imported from (`root`, its real
+    path), as the build follows them (links.py); one that does not is an error."""
     if candidate.bundle is None:
         return ()
-    found = []
-    root = candidate.bundle.resolve()
-    for path in sorted(candidate.bundle.rglob("*")):
-        relative = path.relative_to(candidate.bundle)
-        if any(part.startswith(".") for part in relative.parts) or not path.is_file():
-            continue
-        if len(relative.parts) == 1 and path.name.lower().startswith("index."):
-            continue
-        if not path.resolve().is_relative_to(root):
-            continue  # a link out of the folder: not ours to copy
-        found.append(relative.as_posix())
-    return tuple(found)
+    found = links.walk(candidate.bundle, os.path.realpath(candidate.bundle), root, problems)
+    return tuple(sorted((name for name in found
+                         if "/" in name or not name.lower().startswith("index.")),
+                        key=lambda name: name.split("/")))
 
 
 def read_source(path: Path) -> tuple[str, FrontMatter] | list[Diagnostic]:
@@ -140,9 +136,12 @@ class Converter:
     """Converts files of one source site into one talkpages site."""
 
     def __init__(self, site_dir: Path, adapt: Adapter, source_config: Config,
-                 target_config: Config, *, direct: bool, static_dir: Path | None = None,
+                 target_config: Config, *, source: Path, direct: bool,
+                 static_dir: Path | None = None,
                  taken: Mapping[str, Path] | None = None) -> None:
         self.site_dir = site_dir
+        self.source = source  # the site imported from: links are followed inside it
+        self.root = links.real(self.source)
         self.adapt = adapt
         self.source_config = source_config
         self.target_config = target_config
@@ -152,12 +151,18 @@ class Converter:
 
     def convert(self, candidate: Candidate) -> Outcome:
         outcome = Outcome()
+        outside = links.on_the_way(candidate.path, self.source, self.root)
+        if outside is not None:
+            outcome.problems.append(outside)
+            return outcome
+        files = bundle_files(candidate, self.root, outcome.problems)
+        if outcome.failed:
+            return outcome
         read = read_source(candidate.path)
         if isinstance(read, list):
             outcome.problems += read
             return outcome
         text, fm = read
-        files = bundle_files(candidate)
         slug = slugify(candidate.name)
         adapted = self.adapt(fm, candidate)
         values = {f.name: getattr(fm, f.name) for f in dataclasses.fields(fm)}

@@ -225,7 +225,7 @@ def _existing(site_dir: Path, config: Config) -> dict[str, str]:
     if not talks.is_dir():
         return taken
     for path, slug, bundle in find_talk_files(talks, []):
-        talk, _ = load_talk(path, slug, config, bundle)
+        talk, _ = load_talk(path, slug, config, bundle, through_links=True)
         taken[talk.slug if talk else slugify(path.stem)] = talk.uid if talk else ""
     return taken
 
