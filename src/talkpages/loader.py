@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from stat import S_ISLNK, S_ISREG
 
-from . import cache, links
+from . import addresses, cache, links
 from .config import Config, load_config
 from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
@@ -59,6 +59,7 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
         if talk is not None and _published(talk, options):
             talks.append(talk)
     problems += check_slugs(talks)
+    problems += addresses.check_site(talks, config)
     if has_errors(problems):
         return None, problems
     talks.sort(key=lambda t: t.sort_key)
