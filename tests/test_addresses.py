@@ -54,3 +54,56 @@ def test_active_files_in_bundles_of_drafts_are_left_to_the_build_that_publishes_
                       "talks/b/demo.html": "<script>x</script>"})
     assert render_site(site).ok
     assert not render_site(site, drafts=True).ok
+
+
+def test_distinct_tags_and_speakers_merged_no_more(make_site: MakeSite) -> None:
+    site = make_site({
+        "talks/a.md": talk("A", "2019-01-01", 'tags = ["C++", "Kubernetes"]\n'
+                           'authors = ["Ann + Bob"]'),
+        "talks/b.md": talk("B", "2019-02-01", 'tags = ["C#", "kubernetes", ".NET"]\n'
+                           'authors = ["Ann & Bob"]'),
+        "talks/c.md": talk("C", "2019-03-01", 'tags = ["c", "云原生", "ASP.NET", "F♯"]')})
+    result = render_site(site)
+    assert result.ok and result.site is not None
+    from talkpages.taxonomy import by_speaker, by_tag
+
+    tags = {g.slug: (g.name, [t.slug for t in g.talks]) for g in by_tag(result.site)}
+    assert tags == {"c-plus-plus": ("C++", ["a"]), "c-sharp": ("C#", ["b"]), "c": ("c", ["c"]),
+                    "kubernetes": ("Kubernetes", ["a", "b"]), "dotnet": (".NET", ["b"]),
+                    "云原生": ("云原生", ["c"]), "asp-net": ("ASP.NET", ["c"]),
+                    "f-sharp": ("F♯", ["c"])}
+    assert {g.slug for g in by_speaker(result.site)} == {"ann-plus-bob", "ann-bob"}
+    paths = {o.path for o in result.outputs}
+    assert {"tags/c-plus-plus/index.html", "tags/c-sharp/calendar.ics", "tags/c/index.html",
+            "tags/云原生/index.html"} <= paths
+    page = next(o.data for o in result.outputs if o.path == "tags/c/index.html")
+    assert b"C++" not in page and b"C#" not in page
+    assert [d for d in result.diagnostics if d.severity == "warning"
+            and "shares the page" in d.message] == []
+
+
+def test_distinct_tags_and_speakers_merged_keep_the_slugs_of_names_without_symbols() -> None:
+    from talkpages.model import slugify
+    from talkpages.taxonomy import speaker_slug, tag_slug
+
+    for name in ["Kubernetes", "SIG Scheduling", "Node.js", "Déjà vu", "华为", "#hacktoberfest",
+                 "v1.2", "Klaus Ma", "R&D", "José García"]:
+        assert tag_slug(name) == speaker_slug(name) == slugify(name), name
+
+
+def test_distinct_tags_and_speakers_merged_names_sharing_a_slug_are_reported(
+        make_site: MakeSite, run_cli) -> None:
+    site = make_site({
+        "talks/a.md": talk("A", "2019-01-01", 'tags = ["R&D"]\nauthors = ["José García"]'),
+        "talks/b.md": talk("B", "2019-02-01", 'authors = ["Jose Garcia"]\ntags = ["R D", "r&d"]'),
+    })
+    result = render_site(site)
+    assert result.ok
+    warnings = sorted((d.path.name, d.line, d.message) for d in result.diagnostics)
+    assert warnings == [
+        ("b.md", 4, "speaker 'Jose Garcia' shares the page speakers/jose-garcia/ with "
+         f"'José García' ({site / 'talks/a.md'}:5): they are listed as one"),
+        ("b.md", 5, "tag 'R D' shares the page tags/r-d/ with 'R&D' "
+         f"({site / 'talks/a.md'}:4): they are listed as one")]
+    code, _, err = run_cli("check", "-s", str(site), "--now", NOW.isoformat())
+    assert code == 0 and "b.md:5:1: warning: tag 'R D' shares the page tags/r-d/" in err

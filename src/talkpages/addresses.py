@@ -17,11 +17,13 @@ send it with no type and leave the browser to guess. A site that trusts every au
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Callable, Iterable
 
-from .config import Config
-from .diagnostics import Diagnostic
-from .model import Talk
+from . import taxonomy
+from .diagnostics import Diagnostic, display_path
+from .frontmatter import FrontMatterError, split
+from .model import Site, Talk
 
 PASSIVE_SUFFIXES = frozenset("""
 avif bmp gif heic heif ico jpeg jpg jxl png tif tiff webp
@@ -44,14 +46,54 @@ UNSAFE_HINT = ("publish it elsewhere and link to it, or put it in a .zip; only i
                "every author of the site, set `unsafe_html = true` in talkpages.toml")
 
 
-def check_site(talks: Iterable[Talk], config: Config) -> list[Diagnostic]:
-    """Every problem of where the talks' outputs would go."""
+def check_site(site: Site) -> list[Diagnostic]:
+    """Every problem of where the site's outputs would go."""
     problems: list[Diagnostic] = []
-    for talk in talks:
-        if not config.unsafe_html:
+    for talk in site.talks:
+        if not site.config.unsafe_html:
             problems += [_refused(talk, name) for name in talk.bundle_files
                          if _suffix(name) not in PASSIVE_SUFFIXES]
+    problems += _shared_slugs(site, ("tag", "tags", "tags"), lambda talk: talk.tags)
+    problems += _shared_slugs(site, ("speaker", "speakers", "authors"), lambda talk: [
+        taxonomy.speaker_name(site, author) for author in talk.authors])
     return problems
+
+
+def _shared_slugs(site: Site, kind: tuple[str, str, str],
+                  names: Callable[[Talk], Iterable[str]]) -> list[Diagnostic]:
+    """Names that are not one name but share a page (`R&D`, `R D`): listed as one, said.
+    Names that differ only in case are one name, as the README promises. `kind`: what
+    they are, the folder of their pages and the front matter key that names them."""
+    what, folder, key = kind
+    slug_of = taxonomy.tag_slug if folder == "tags" else taxonomy.speaker_slug
+    first: dict[str, tuple[str, Talk]] = {}  # slug -> the first name and its talk, by date
+    told: set[tuple[str, str]] = set()
+    warnings = []
+    for talk in site.talks:
+        for name in names(talk):
+            slug = slug_of(name)
+            known, where = first.setdefault(slug, (name, talk))
+            if _folded(known) == _folded(name) or (slug, _folded(name)) in told:
+                continue
+            told.add((slug, _folded(name)))
+            warnings.append(Diagnostic(
+                talk.source, f"{what} {name!r} shares the page {folder}/{slug}/ with "
+                f"{known!r} ({display_path(where.source)}:{_line(where, key)}): they are "
+                "listed as one", _line(talk, key), 1, severity="warning",
+                hint="spell them alike, or tell them apart by letters or digits"))
+    return warnings
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _line(talk: Talk, key: str) -> int:
+    """The line of a key in a talk's file, read again: only a message needs it."""
+    try:
+        return split(talk.source.read_text(encoding="utf-8")).line_of(key) or 1
+    except (OSError, UnicodeDecodeError, FrontMatterError):
+        return 1
 
 
 def _suffix(name: str) -> str:

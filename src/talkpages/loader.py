@@ -59,12 +59,13 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
         if talk is not None and _published(talk, options):
             talks.append(talk)
     problems += check_slugs(talks)
-    problems += addresses.check_site(talks, config)
+    talks.sort(key=lambda t: t.sort_key)
+    site = Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
+                speakers=speakers)
+    problems += addresses.check_site(site)
     if has_errors(problems):
         return None, problems
-    talks.sort(key=lambda t: t.sort_key)
-    return Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
-                speakers=speakers), problems
+    return site, problems
 
 
 def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,

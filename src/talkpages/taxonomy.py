@@ -10,11 +10,17 @@ can never disagree about which talks belong together.
   (`admin` -> "Klaus Ma"); the slug comes from the name shown.
 - Slugs keep letters of every script (`华为` stays `华为`); a name of symbols only
   gets a short stable hash, so no group is ever left without an address.
+- Symbols that tell names apart are spelled out first, so that `C++`, `C#` and `C`
+  are three tags (`c-plus-plus`, `c-sharp`, `c`) and `.NET` is `dotnet`; other
+  symbols separate words. Only names with these symbols got new slugs by this rule:
+  every other address stays as it was. Names that still share a slug (`R&D`, `R D`)
+  are one group, and `check` warns about them (addresses.py).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,13 +38,23 @@ class Group:
     speaker: Speaker | None = None  # speaker groups: the speakers.toml entry, if any
 
 
+# `+` anywhere, `#` right after a letter or digit (`C#`, `F#`; a hashtag's `#` is
+# punctuation), `♯`, and a `.` that starts a word (`.NET`, not `Node.js`).
+_SPELLED = ((re.compile(r"\+"), " plus "), (re.compile(r"(?<=\w)#|♯"), " sharp "),
+            (re.compile(r"(?<![\w.])\.(?=[^\W\d_])"), " dot"))
+
+
+@lru_cache(maxsize=65536)
 def tag_slug(tag: str) -> str:
-    return slugify(tag) or _hashed(tag)
+    spelled = tag
+    for pattern, word in _SPELLED:
+        spelled = pattern.sub(word, spelled)
+    return slugify(spelled) or _hashed(tag)
 
 
 def speaker_slug(name: str) -> str:
     """The slug of a speaker's display name (see `speaker_name`)."""
-    return slugify(name) or _hashed(name)
+    return tag_slug(name)
 
 
 def _hashed(text: str) -> str:
