@@ -107,3 +107,68 @@ def test_distinct_tags_and_speakers_merged_names_sharing_a_slug_are_reported(
          f"({site / 'talks/a.md'}:4): they are listed as one")]
     code, _, err = run_cli("check", "-s", str(site), "--now", NOW.isoformat())
     assert code == 0 and "b.md:5:1: warning: tag 'R D' shares the page tags/r-d/" in err
+
+
+def check_and_build(site, run_cli) -> tuple[str, str]:
+    """`check` and `build` of `site`: both must fail, build writing nothing."""
+    code, _, checked = run_cli("check", "-s", str(site), "--now", NOW.isoformat())
+    assert code == 1, checked
+    code, _, built = run_cli("build", "-s", str(site), "--now", NOW.isoformat())
+    assert code == 1 and "nothing was written" in built, built
+    assert "internal error" not in checked + built
+    assert not (site / "public").exists()
+    return checked, built
+
+
+@pytest.mark.parametrize(("key", "value", "folder"), [
+    ("tags", '["' + "云原生" * 30 + '"]', "tags"),
+    ("authors", '["' + "王" * 90 + '"]', "speakers")], ids=["tag", "speaker"])
+def test_check_says_ok_to_what_build_refuses_long_tag_or_speaker(
+        make_site: MakeSite, run_cli, key: str, value: str, folder: str) -> None:
+    site = make_site({"talks/a.md": talk("A", extra=f"{key} = {value}"),
+                      "talks/b.md": talk("B", extra=f"{key} = {value}")})
+    checked, built = check_and_build(site, run_cli)
+    for text in (checked, built):
+        assert "talks/a.md:4:1: error:" in text and f"{folder}/<slug>/" in text
+        assert "at most 255" in text and "talks/b.md" not in text
+
+
+def test_check_says_ok_to_what_build_refuses_long_slug(make_site: MakeSite, run_cli) -> None:
+    site = make_site({"talks/a.md": talk("A", extra=f'slug = "{"s" * 252}"'),
+                      f"talks/{'x' * 252}/index.md": talk("B")})
+    checked, built = check_and_build(site, run_cli)
+    for text in (checked, built):
+        assert "talks/a.md:4:1: error: the slug is too long" in text
+        assert f"{'x' * 252}/index.md:1:1: error: the slug is too long" in text
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("INDEX.HTML", "would take the place of the talk's page, b/index.html"),
+    ("B.ics", "would take the place of the talk's calendar file, b/b.ics"),
+    ("index.html/figure.png", "needs a folder index.html/ where the talk's page is a file"),
+    ("slides.pdf", "and `SLIDES.pdf` differ only in case"),
+    ("back\\slash.pdf", "has a backslash in its name")],
+    ids=["page", "calendar-file", "folder-in-the-place-of-a-file", "case", "backslash"])
+def test_check_says_ok_to_what_build_refuses_bundle_file_in_the_place_of_another(
+        make_site: MakeSite, run_cli, name: str, message: str) -> None:
+    site = make_site({"talks/b/index.md": talk("B"), "talks/b/SLIDES.pdf": b"%PDF",
+                      f"talks/b/{name}": b"x"})
+    checked, built = check_and_build(site, run_cli)
+    for text in (checked, built):
+        assert f"{name}: error: `{name}` {message}" in text
+
+
+def test_check_says_ok_to_what_build_refuses_slug_of_a_root_file(
+        make_site: MakeSite, run_cli) -> None:
+    site = make_site({"assets/favicon.png": b"png",
+                      "talks/a.md": talk("A", extra='slug = "favicon.png"')})
+    checked, built = check_and_build(site, run_cli)
+    assert "talks/a.md:4:1: error: the slug 'favicon.png' is used by the site itself" in checked
+
+
+def test_check_says_ok_to_what_build_refuses_any_output_the_writer_refuses(
+        make_site: MakeSite, run_cli) -> None:
+    """What no check of the site's own names covers: the writer's rules, run by check."""
+    site = make_site({f"assets/{'a' * 250}.css": "p {}", "talks/a.md": talk("A")})
+    checked, _ = check_and_build(site, run_cli)
+    assert "a part of it is longer than 255 bytes" in checked

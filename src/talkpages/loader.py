@@ -15,6 +15,7 @@ from pathlib import Path
 from stat import S_ISLNK, S_ISREG
 
 from . import addresses, cache, links
+from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
 from .config import Config, load_config
 from .diagnostics import Diagnostic, has_errors
 from .frontmatter import FrontMatterError, split
@@ -26,11 +27,6 @@ from .speakers import load_speakers
 TALKS_DIR = "talks"
 BUNDLE_INDEX = "index.md"
 MAX_FILE_BYTES = 8 * 1024 * 1024
-# Paths the site itself writes at its root; a talk cannot take them as its slug.
-RESERVED_SLUGS = frozenset({"tags", "speakers", "years", "assets", "index.html", "404.html",
-                            "calendar.ics", "sitemap.xml", "robots.txt", "feed.xml",
-                            "talks.json", "favicon.ico", "favicon.svg", "page",
-                            "search.json"})
 
 
 def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[Diagnostic]]:
@@ -208,9 +204,9 @@ def check_slugs(talks: list[Talk]) -> list[Diagnostic]:
         if not talk.slug:
             problems.append(Diagnostic(talk.source, "the talk has no usable slug", 1, 1,
                                        hint='add `slug = "my-talk"`'))
-        elif key in RESERVED_SLUGS:
-            problems.append(Diagnostic(talk.source, f"the slug {talk.slug!r} is used by the "
-                                       "site itself", 1, 1, hint='set another `slug = "…"`'))
+        elif (problem := addresses.slug_problem(talk.slug)) is not None:
+            problems.append(Diagnostic(talk.source, problem[0],
+                                       addresses.key_line(talk, "slug"), 1, hint=problem[1]))
         elif key in seen:
             other = seen[key]
             problems.append(Diagnostic(

@@ -189,7 +189,7 @@ def slugify(text: str) -> str:
     return re.sub(r"[^\w]+", "-", text).strip("-_")
 
 
-_SLUG = re.compile(r"^[\w][\w.-]*$")
+SLUG = re.compile(r"^[\w][\w.-]*$")
 
 
 class _Fields:
@@ -382,7 +382,7 @@ def _slug(f: _Fields, default: str) -> str:
     value = f.text("slug")
     if not value:
         return default
-    if not _SLUG.match(value) or ".." in value:
+    if not SLUG.match(value) or ".." in value:
         f.error("slug", f"`slug` {value!r} is not usable in a URL",
                 "use letters, digits and dashes, such as \"kubecon-2019-batch\"")
         return default
