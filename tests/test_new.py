@@ -122,6 +122,30 @@ def test_new_refuses_what_would_not_build(make_site: MakeSite, run_cli) -> None:
     assert list((site / "talks").iterdir()) == []
 
 
+@pytest.mark.parametrize("slug", ["../../x", "../x", "a/b", "..", "ABSOLUTE", "tags",
+                                  "Calendar.ics", "s" * 252, ".hidden", ""])
+def test_new_slug_outside_talks_is_refused(tmp_path: Path, run_cli, slug: str) -> None:
+    site = tmp_path / "one/two/site"
+    (site / "talks").mkdir(parents=True)
+    slug = slug.replace("ABSOLUTE", str(tmp_path / "absolute"))
+    code, _, err = run_cli("new", "T", "-s", str(site), "--date", "2019-05-22", "--slug", slug)
+    assert code == 2 and "--slug" in err and "slug" in err.split("--slug", 1)[1]
+    for bundle in (False, True):  # called without the command line, it refuses too
+        with pytest.raises(scaffold.NewTalkError):
+            scaffold.create(site, NewTalk("T", date(2019, 5, 22), slug=slug or "/",
+                                          bundle=bundle), Config())
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_new_slug_outside_talks_is_refused_but_any_usable_slug_is_taken(
+        make_site: MakeSite, run_cli) -> None:
+    site = make_site({})
+    code, _, err = run_cli("new", "T", "-s", str(site), "--date", "2019-05-22",
+                           "--slug", "云原生-2019.v2")
+    assert code == 0, err
+    assert (site / "talks/云原生-2019.v2.md").is_file()
+
+
 @pytest.mark.parametrize(("flag", "value", "message"), [
     ("--timezone", "Europe/Madird", "did you mean 'Europe/Madrid'"),
     ("--date", "22/05/2019", "is not a date"),

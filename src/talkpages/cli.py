@@ -122,7 +122,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("--location", default="", help="such as \"Barcelona, Spain\"")
     new.add_argument("--author", action="append", default=[], metavar="NAME",
                      help="a speaker (repeat for several; default: the site's author)")
-    new.add_argument("--slug", help="the page's address (default: from the title)")
+    new.add_argument("--slug", type=_checked("parse_slug"),
+                     help="the page's address (default: from the title)")
     new.add_argument("--bundle", action="store_true",
                      help="a page bundle, talks/<slug>/index.md, for slides and images")
 

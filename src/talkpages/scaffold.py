@@ -30,6 +30,7 @@ from typing import Any
 import tomli_w
 
 from . import times
+from .addresses import slug_problem
 from .config import Config, check_timezone
 from .diagnostics import Diagnostic
 from .frontmatter import FrontMatterError, split
@@ -101,6 +102,15 @@ def parse_end(text: str) -> date | time:
 
 def parse_zone(text: str) -> str:
     check_timezone(text.strip())
+    return text.strip()
+
+
+def parse_slug(text: str) -> str:
+    """--slug: checked as the loader checks a talk's slug, which also keeps the new file
+    in talks/ (no `/`, no `..`, not an absolute path)."""
+    problem = slug_problem(text.strip())
+    if problem is not None:
+        raise ValueError(f"{problem[0]}; {problem[1]}")
     return text.strip()
 
 
@@ -207,6 +217,9 @@ def taken_by(site_dir: Path, slug: str) -> Path | None:
 def create(site_dir: Path, talk: NewTalk, config: Config) -> Path:
     """Write the talk; raise NewTalkError (nothing written) when it cannot be."""
     slug = talk.slug or slug_for(talk.title, talk.start)
+    problem = slug_problem(slug)
+    if problem is not None:
+        raise NewTalkError(*problem)
     other = taken_by(site_dir, slug)
     if other is not None:
         raise NewTalkError(f"a talk with the slug {slug!r} exists already: {other}",
