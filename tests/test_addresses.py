@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+from talkpages.importers import import_site
 
 from conftest import NOW, MakeSite, render_site, talk
 
@@ -54,6 +58,19 @@ def test_active_files_in_bundles_of_drafts_are_left_to_the_build_that_publishes_
                       "talks/b/demo.html": "<script>x</script>"})
     assert render_site(site).ok
     assert not render_site(site, drafts=True).ok
+
+
+def test_active_files_in_bundles_are_named_when_imported(tmp_path: Path) -> None:
+    source = tmp_path / "hugo/content/talk/rmd"
+    source.mkdir(parents=True)
+    (source / "index.md").write_text(talk("R"))
+    (source / "index_files/htmlwidgets").mkdir(parents=True)
+    (source / "index_files/htmlwidgets/widget.js").write_text("alert(1)")
+    (source / "slides.pdf").write_bytes(b"%PDF")
+    report = import_site("hugo", tmp_path / "hugo", tmp_path / "site")
+    assert report.ok and report.copied == 2
+    assert [(d.path.name, d.severity) for d in report.problems] == [("widget.js", "warning")]
+    assert "copied, but the site will not publish it" in report.problems[0].message
 
 
 def test_distinct_tags_and_speakers_merged_no_more(make_site: MakeSite) -> None:

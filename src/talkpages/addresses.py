@@ -130,8 +130,10 @@ def _bundle(talk: Talk, unsafe_html: bool) -> list[Diagnostic]:
             why = "has a backslash in its name, which browsers read as a slash"
         else:
             seen[lower] = f"`{name}`"
-            if not unsafe_html and _suffix(name) not in PASSIVE_SUFFIXES:
-                problems.append(_refused(talk, name))
+            refused = None if unsafe_html else unpublished(name)
+            if refused is not None:
+                problems.append(Diagnostic(talk.source.parent / name, "not published from "
+                                           f"the talk's folder: {refused}", hint=UNSAFE_HINT))
             continue
         seen.setdefault(lower, f"`{name}`")
         problems.append(Diagnostic(talk.source.parent / name, f"`{name}` {why}",
@@ -189,14 +191,14 @@ def _suffix(name: str) -> str:
     return last.rsplit(".", 1)[-1].lower() if "." in last.lstrip(".") else ""
 
 
-def _refused(talk: Talk, name: str) -> Diagnostic:
+def unpublished(name: str) -> str | None:
+    """Why a file of a talk's folder is not published without `unsafe_html`, or None."""
     suffix = _suffix(name)
+    if suffix in PASSIVE_SUFFIXES:
+        return None
     if suffix in ACTIVE_SUFFIXES:
-        why = f"a .{suffix} file is {ACTIVE_SUFFIXES[suffix]}"
-    elif suffix:
-        why = f".{suffix} is not a type known to be safe to publish"
-    else:
-        why = ("a file without a suffix may be sent with no type, and a browser that "
-               "guesses may run it as a page")
-    return Diagnostic(talk.source.parent / name,
-                      f"not published from the talk's folder: {why}", hint=UNSAFE_HINT)
+        return f"a .{suffix} file is {ACTIVE_SUFFIXES[suffix]}"
+    if suffix:
+        return f".{suffix} is not a type known to be safe to publish"
+    return ("a file without a suffix may be sent with no type, and a browser that guesses "
+            "may run it as a page")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import links, times
+from ..addresses import UNSAFE_HINT, unpublished
 from ..config import Config
 from ..diagnostics import Diagnostic
 from ..frontmatter import FrontMatter, FrontMatterError, split
@@ -234,6 +235,14 @@ class Converter:
                 + (", …" if len(codes) > 4 else "") + "), which talkpages shows as text",
                 fm.body_line, 1, severity="warning",
                 hint="replace them with Markdown (images: ![alt](file.jpg))"))
+        if not self.target_config.unsafe_html:  # copied, but refused by the build
+            for name in files:
+                why = unpublished(name)
+                if why is not None:
+                    remarks.append(Diagnostic(
+                        candidate.bundle / name,  # type: ignore[operator]
+                        f"copied, but the site will not publish it: {why}",
+                        severity="warning", hint=UNSAFE_HINT))
         suffix = candidate.path.suffix.lower()
         if suffix in (".rmd", ".rmarkdown"):
             remarks.append(Diagnostic(candidate.path, "R Markdown: code chunks are shown as "
