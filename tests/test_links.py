@@ -78,7 +78,8 @@ def test_links_out_of_the_site_are_not_published_folder_inside_a_bundle(
 
 
 @pytest.mark.parametrize("name", ["talkpages.toml", "speakers.toml", "layouts",
-                                  "layouts/talk.html", "assets", "assets/style.css", "talks"])
+                                  "layouts/talk.html", "layouts/.hidden.html", "assets",
+                                  "assets/style.css", "assets/.well-known/key.txt", "talks"])
 def test_links_out_of_the_site_are_not_published_site_files(
         make_site: MakeSite, outside: Path, run_cli, name: str) -> None:
     site = make_site({"talks/ok.md": talk("OK")})
@@ -87,7 +88,7 @@ def test_links_out_of_the_site_are_not_published_site_files(
         link.rename(outside / "talks")
         link.symlink_to(outside / "talks")
     else:
-        link.parent.mkdir(exist_ok=True)
+        link.parent.mkdir(parents=True, exist_ok=True)
         link.symlink_to(outside if "." not in name else outside / "id_ed25519.txt")
     refused(site, link, run_cli)
 

@@ -58,28 +58,30 @@ def check(path: Path, site_dir: Path) -> Diagnostic | None:
 
 
 def walk(folder: Path, here: str, root: str, problems: list[Diagnostic], skip: str = "",
-         ) -> list[str]:
+         hidden: bool = False) -> list[str]:
     """The files under `folder`, whose real path is `here` (the caller has checked the
     folder itself), as POSIX paths relative to it: each folder's files by name, then its
-    folders'. Hidden files and folders are left out, and `skip` (a file of the top
-    folder). Links are followed by the rule above; one that leads to a folder holding
-    it would never end, and is an error."""
+    folders'. Hidden files and folders are left out unless `hidden` (a theme reads and
+    publishes them too), and so is `skip` (a file of the top folder). Links are followed
+    by the rule above; one that leads to a folder holding it would never end, and is an
+    error."""
     found: list[str] = []
-    _walk(folder, "", here, root, problems, skip, found, [])
+    _walk(folder, "", here, root, problems, (skip, hidden), found, [])
     return found
 
 
 def _walk(folder: Path, prefix: str, here: str, root: str, problems: list[Diagnostic],
-          skip: str, found: list[str], above: list[str]) -> None:
+          leave: tuple[str, bool], found: list[str], above: list[str]) -> None:
     try:
         with os.scandir(folder) as listing:
             entries = sorted(listing, key=lambda e: e.name)
     except OSError as exc:
         problems.append(Diagnostic(folder, f"cannot list the folder: {exc.strerror}"))
         return
+    skip, hidden = leave
     folders = []
     for entry in entries:
-        if entry.name.startswith(".") or (not prefix and entry.name == skip):
+        if (entry.name.startswith(".") and not hidden) or (not prefix and entry.name == skip):
             continue
         path = folder / entry.name
         target: str | None = os.path.join(here, entry.name)
@@ -104,7 +106,7 @@ def _walk(folder: Path, prefix: str, here: str, root: str, problems: list[Diagno
                                        "or a socket); talkpages copies only files",
                                        hint="remove it"))
     for path, inner, target, chain in folders:
-        _walk(path, inner, target, root, problems, "", found, chain)
+        _walk(path, inner, target, root, problems, ("", hidden), found, chain)
 
 
 def check_tree(folder: Path, root: str, problems: list[Diagnostic]) -> None:
@@ -121,7 +123,7 @@ def check_tree(folder: Path, root: str, problems: list[Diagnostic]) -> None:
     elif stat.S_ISDIR(mode):
         here = real(folder)
     if here is not None and os.path.isdir(here):
-        walk(folder, here, root, problems)
+        walk(folder, here, root, problems, hidden=True)
 
 
 def on_the_way(path: Path, top: Path, root: str) -> Diagnostic | None:
