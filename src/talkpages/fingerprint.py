@@ -48,11 +48,11 @@ def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
         _add_file(digest, site_dir / name, name)
     for folder in (site_dir / "layouts", site_dir / "assets", PACKAGE, PACKAGE / "theme",
                    PACKAGE.parent.parent / "layouts", PACKAGE.parent.parent / "assets"):
-        listing = _tree(folder, folder is PACKAGE)
+        listing = _tree(folder, top_only=folder is PACKAGE, hidden=folder is not PACKAGE)
         digest.update(f"[{folder}]\n".encode("utf-8", "surrogateescape"))
         for path, stat in listing.items():
             digest.update(f"{path}\0{stat}\n".encode("utf-8", "surrogateescape"))
-    return Inputs(_tree(site_dir / "talks", False), digest.hexdigest())
+    return Inputs(_tree(site_dir / "talks"), digest.hexdigest())
 
 
 def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
@@ -64,13 +64,26 @@ def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
         digest.update(f"{label}\0{type(exc).__name__}\n".encode("utf-8", "surrogateescape"))
 
 
-def _tree(folder: Path, top_only: bool) -> dict[str, tuple[int, int, int] | str]:
-    """Every file under `folder` (skipping hidden folders and __pycache__), by path, with
-    its size, modification time and inode, or the error met reading it."""
+def _tree(folder: Path, top_only: bool = False, hidden: bool = False,
+          ) -> dict[str, tuple[int, int, int] | str]:
+    """Every file under `folder` (skipping __pycache__, and hidden folders unless
+    `hidden`: a theme publishes those too), by path, with its size, modification time and
+    inode, or the error met reading it. Links are followed as the loader follows them,
+    each folder once: a link that loops is walked no further."""
     found: dict[str, tuple[int, int, int] | str] = {}
     stack = [str(folder)]
+    seen: set[tuple[int, int]] = set()
     while stack:
         current = stack.pop()
+        try:
+            status = os.stat(current)
+        except OSError as exc:
+            found[current] = type(exc).__name__
+            continue
+        if (status.st_dev, status.st_ino) in seen:
+            found[current] = "loop"
+            continue
+        seen.add((status.st_dev, status.st_ino))
         try:
             entries = sorted(os.scandir(current), key=lambda e: e.name)
         except OSError as exc:
@@ -79,8 +92,8 @@ def _tree(folder: Path, top_only: bool) -> dict[str, tuple[int, int, int] | str]
         for entry in entries:
             try:
                 if entry.is_dir():
-                    if not top_only and not entry.name.startswith(".") \
-                            and entry.name != "__pycache__":
+                    if not top_only and entry.name != "__pycache__" \
+                            and (hidden or not entry.name.startswith(".")):
                         stack.append(entry.path)
                     continue
                 stat = entry.stat()

@@ -1,0 +1,40 @@
+"""The fingerprint that answers "nothing changed": it sees every file a build reads, and
+it ends, whatever links the site holds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from talkpages.fingerprint import read_inputs
+
+from conftest import MakeSite, talk
+
+
+def test_a_link_loop_in_the_site_ends_the_walk(make_site: MakeSite) -> None:
+    site = make_site({"talks/one.md": talk(), "assets/x.css": "a {}"})
+    (site / "talks" / "loop").symlink_to("..", target_is_directory=True)
+    (site / "assets" / "self").symlink_to(".", target_is_directory=True)
+    inputs = read_inputs(site, {})
+    assert sum(1 for path in inputs.talks if path.endswith("one.md")) == 1
+    assert inputs.fingerprint == read_inputs(site, {}).fingerprint
+
+
+def test_an_edit_in_a_hidden_folder_of_the_assets_is_a_change(make_site: MakeSite) -> None:
+    """The theme publishes assets/.well-known/…: an edit there is a real build."""
+    site = make_site({"talks/one.md": talk(), "assets/.well-known/security.txt": "a"})
+    before = read_inputs(site, {}).fingerprint
+    path = site / "assets/.well-known/security.txt"
+    path.write_text("Contact: mailto:b@example.org\n")
+    os.utime(path, ns=(1, 1))
+    assert read_inputs(site, {}).fingerprint != before
+
+
+def test_a_file_seen_through_a_link_inside_the_site_is_a_change(
+        make_site: MakeSite, tmp_path: Path) -> None:
+    site = make_site({"talks/one.md": talk(), "shared/two.md": talk("Two")})
+    (site / "talks" / "two.md").symlink_to(site / "shared" / "two.md")
+    before = read_inputs(site, {}).fingerprint
+    (site / "shared" / "two.md").write_text(talk("Two, edited"))
+    os.utime(site / "shared" / "two.md", ns=(2, 2))
+    assert read_inputs(site, {}).fingerprint != before
