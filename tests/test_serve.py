@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 
 from talkpages.console import Console
-from talkpages.serve import DevServer, inject, request_path
+from talkpages.devhttp import inject, request_path
+from talkpages.serve import DevServer
 
 from conftest import NOW, MakeSite, talk
 
