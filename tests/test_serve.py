@@ -29,6 +29,7 @@ import pytest
 
 from talkpages.console import Console
 from talkpages.devhttp import inject, request_path
+from talkpages.hosts import HostPolicy
 from talkpages.serve import DevServer
 
 from conftest import NOW, MakeSite, talk
@@ -77,7 +78,8 @@ class EventStream:
     def __init__(self, server: DevServer, since: int) -> None:
         self.socket = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
         self.socket.sendall(f"GET /__talkpages/events?since={since} HTTP/1.1\r\n"
-                            "Host: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+                            f"Host: 127.0.0.1:{server.port}\r\nAccept: text/event-stream\r\n\r\n"
+                            .encode())
         self.events: queue.Queue[Event] = queue.Queue()
         self.headers = ""
         self._thread = threading.Thread(target=self._read, daemon=True)
@@ -298,7 +300,8 @@ def test_two_hundred_concurrent_connections(make_site: MakeSite) -> None:
                    for _ in range(200)]  # all open at once
         try:
             for client in clients:
-                client.sendall(b"GET /one/ HTTP/1.0\r\nHost: x\r\n\r\n")
+                client.sendall(f"GET /one/ HTTP/1.0\r\nHost: 127.0.0.1:{server.port}\r\n\r\n"
+                               .encode())
             answers = []
             for client in clients:
                 data = b""
@@ -324,6 +327,80 @@ def test_a_site_that_does_not_build_at_first_shows_the_overlay(make_site: MakeSi
         finally:
             stream.close()
         assert get(server, "/one/")[0] == 200
+
+
+def raw(server: DevServer, request: str) -> tuple[int, bytes]:
+    """The status and body of one request written by hand (headers as the test gives)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT) as client:
+        client.sendall(request.encode())
+        data = b""
+        while chunk := client.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+@pytest.mark.parametrize("host", [
+    "evil.example:{port}", "evil.example", "localhost.evil.example:{port}",
+    "127.0.0.1.nip.io:{port}", "localhost:{other}", "127.0.0.1", "localhost:{port}@evil",
+    "[::1]:{other}", "localhost:{port}\r\nHost: evil.example:{port}", ""])
+def test_serve_no_longer_answers_any_host_dns_rebinding(make_site: MakeSite, host: str) -> None:
+    """A page on another domain that rebinds its name to 127.0.0.1 reads nothing: not
+    the site, not a draft, not the overlay with the site's files in it."""
+    site = make_site({"talks/one.md": talk("One", body="Secret draft."),
+                      "talks/two.md": '+++\ntitle = "Two\n+++\n'})  # the overlay is up
+    with serving(site) as server:
+        value = host.format(port=server.port, other=server.port + 1)
+        for path in ("/one/", "/", "/__talkpages/events?since=0", "/__talkpages/live.js"):
+            status, body = raw(server, f"GET {path} HTTP/1.1\r\nHost: {value}\r\n"
+                                       "Connection: close\r\n\r\n")
+            assert status == 403, (path, value)
+            assert b"Secret" not in body and b"two.md" not in body
+            assert f"http://127.0.0.1:{server.port}/".encode() in body  # what to use
+
+
+@pytest.mark.parametrize("host", ["localhost:{port}", "127.0.0.1:{port}", "[::1]:{port}",
+                                  "LocalHost:{port}", None])
+def test_serve_answers_its_own_names(make_site: MakeSite, host: str | None) -> None:
+    site = make_site({"talks/one.md": talk("One", body="Body here.")})
+    with serving(site) as server:
+        header = "" if host is None else f"Host: {host.format(port=server.port)}\r\n"
+        status, body = raw(server, f"GET /one/ HTTP/1.0\r\n{header}\r\n")
+        assert status == 200 and b"Body here." in body
+
+
+@pytest.mark.parametrize("origin, allowed", [
+    ("http://evil.example", False), ("http://evil.example:{port}", False), ("null", False),
+    ("https://localhost:{port}", False), ("http://localhost:{other}", False),
+    ("http://localhost:{port}", True), ("http://127.0.0.1:{port}", True),
+    ("http://[::1]:{port}", True), (None, True)])
+def test_serve_live_reload_stream_checks_the_origin(make_site: MakeSite, origin: str | None,
+                                                    allowed: bool) -> None:
+    site = make_site({"talks/one.md": talk("One")})
+    with serving(site) as server:
+        header = "" if origin is None else \
+            f"Origin: {origin.format(port=server.port, other=server.port + 1)}\r\n"
+        with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT) as client:
+            client.sendall(f"GET /__talkpages/events?since=0 HTTP/1.1\r\nHost: "
+                           f"localhost:{server.port}\r\n{header}\r\n".encode())
+            head = client.recv(65536)
+        assert head.startswith(b"HTTP/1.0 200" if allowed else b"HTTP/1.0 403"), head
+
+
+def test_host_policy() -> None:
+    local = HostPolicy("127.0.0.1", 1313)
+    assert local.allows_host("localhost:1313") and local.allows_host("[::1]:1313")
+    assert not local.allows_host("192.168.1.5:1313") and not local.allows_host("localhost")
+    assert not local.allows_host("a.localhost:1313") and not local.allows_host("[::1")
+    assert HostPolicy("127.0.0.1", 80).allows_host("localhost")  # the default port
+    named = HostPolicy("laptop.lan", 8000)
+    assert named.allows_host("laptop.lan:8000") and not named.allows_host("other.lan:8000")
+    everywhere = HostPolicy("0.0.0.0", 1313)
+    assert everywhere.allows_host("192.168.1.5:1313") and everywhere.allows_host("[fe80::1]:1313")
+    assert not everywhere.allows_host("laptop.lan:1313")  # a name can be rebound
+    assert everywhere.allows_origin("http://192.168.1.5:1313")
+    assert not everywhere.allows_origin("http://192.168.1.5:1313/path")
+    assert not local.allows_origin("http://localhost:99999")
 
 
 def test_inject_puts_the_script_before_the_end_of_body() -> None:

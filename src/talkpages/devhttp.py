@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from . import __version__
 from .diagnostics import display_path
+from .hosts import HostPolicy
 from .writer import Output
 
 if TYPE_CHECKING:
@@ -102,7 +103,6 @@ def inject(page: bytes, version: int, failure: str | None) -> bytes:
     return page + data if end < 0 else page[:end] + data + page[end:]
 
 
-
 class _Handler(BaseHTTPRequestHandler):
     server: HTTPServer
     server_version = f"talkpages/{__version__}"
@@ -125,6 +125,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, body: bool) -> None:
         dev = self.server.dev
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) > 1 or not self.server.hosts.allows_host(hosts[0] if hosts else None):
+            self._refuse("Host", ", ".join(hosts), body)
+            return
         url = urlsplit(self.path)
         if url.path.startswith(LIVE):
             self._live(url.path[len(LIVE):], url.query, body)
@@ -194,12 +198,25 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
 
+    def _refuse(self, header: str, value: str, body: bool) -> None:
+        """403 to a request for another name than the server's (see hosts.py)."""
+        dev = self.server.dev
+        dev.console.detail(f"{self.address_string()} refused: {header}: {value[:200]!r}")
+        text = (f"talkpages serve answers only at {dev.url} (or localhost, 127.0.0.1, "
+                f"[::1] and the --bind address, port {dev.port}); {header} was {value[:200]!r}\n")
+        self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", text.encode(), body)
+
     def _live(self, name: str, query: str, body: bool) -> None:
         if name == "live.js":
             self._send(HTTPStatus.OK, TYPES[".js"], LIVE_JS, body)
         elif name == "live.css":
             self._send(HTTPStatus.OK, TYPES[".css"], LIVE_CSS, body)
         elif name == "events" and body:
+            origins = self.headers.get_all("Origin") or []
+            if len(origins) > 1 or not self.server.hosts.allows_origin(
+                    origins[0] if origins else None):
+                self._refuse("Origin", ", ".join(origins), body)
+                return
             self._events(query)
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found\n", body)
@@ -236,6 +253,7 @@ class HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 256  # the listen backlog: a burst of connections waits, not fails
+    hosts: HostPolicy  # known once bound: the port may be any free one
 
     def __init__(self, address: tuple[str, int], dev: DevServer) -> None:
         self.dev = dev
@@ -247,6 +265,7 @@ class HTTPServer(ThreadingHTTPServer):
         socketserver.TCPServer.server_bind(self)
         host, port = self.server_address[:2]
         self.server_name, self.server_port = str(host), int(port)
+        self.hosts = HostPolicy(self.dev.bind, self.server_port)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         error = sys.exc_info()[1]
