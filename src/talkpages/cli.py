@@ -2,13 +2,17 @@
 
 Turns diagnostics into messages on stderr and exit codes: 0 when the site is good,
 1 when the input has errors (or warnings, with `check --strict`), 2 for a wrong
-command line. No traceback reaches the user for bad input; an unexpected failure
-prints one line asking for a report, and the traceback only with TALKPAGES_DEBUG=1.
+command line, 3 for a bug. No traceback reaches the user for bad input; an unexpected
+failure prints one line asking for a report, and the traceback only with
+TALKPAGES_DEBUG=1. A reader of stdout that goes away (`check --format json | head`)
+is no failure of ours: the command ends quietly with 141, the status a shell reports
+for tools that SIGPIPE stops (Python ignores that signal, so it is done by hand).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -26,6 +30,7 @@ from .diagnostics import Diagnostic, display_path, sort_key
 from .options import LoadOptions
 
 UTC = timezone.utc
+CLOSED_PIPE = 128 + 13  # 128 + SIGPIPE: what `cat` or `grep` give on a closed pipe
 
 
 def _now(text: str | None) -> datetime:
@@ -46,6 +51,17 @@ def _iso_datetime(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an ISO date-time such as 2019-05-01T00:00:00Z") from None
     return text
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port: expected a number from 0 to 65535 (0 for any free one)")
+    return port
 
 
 def _checked(name: str) -> Callable[[str], Any]:
@@ -132,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Build the site in memory, serve it, watch talks/, layouts/, assets/ "
         "and the config, rebuild on change and reload open browser tabs. Writes nothing.")
     site_options(serve)
-    serve.add_argument("--port", type=int, default=1313, help="default: 1313; 0 for any free")
+    serve.add_argument("--port", type=_port, default=1313, help="default: 1313; 0 for any free")
     serve.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
                        help="default: 127.0.0.1 (this computer only)")
     output_options(serve)
@@ -160,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("talkpages: interrupted; nothing was changed", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _closed_pipe()
     except Exception as exc:  # a bug: say so plainly, in one line
         if os.environ.get("TALKPAGES_DEBUG"):
             traceback.print_exc()
@@ -174,9 +192,25 @@ def run() -> None:
     every object of a large build one by one as it exits, tens of milliseconds for
     nothing; every file talkpages writes is closed by then."""
     code = main()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # what was still buffered had no reader left
+        code = _closed_pipe()
+    with contextlib.suppress(BrokenPipeError):
+        sys.stderr.flush()
     os._exit(code)
+
+
+def _closed_pipe() -> int:
+    """stdout's reader is gone: what is still buffered goes to /dev/null, so that no
+    later flush fails again and prints a traceback over the reader's output."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a file here (a test's capture)
+        pass
+    return CLOSED_PIPE
 
 
 def _console(args: argparse.Namespace) -> Console:
@@ -322,6 +356,10 @@ def _new(args: argparse.Namespace) -> int:
     from .scaffold import NewTalk, NewTalkError, create, interactive, prompt
 
     console = Console()
+    if args.source.exists() and not args.source.is_dir():
+        console.diagnostics([_not_a_folder(args.source)])
+        console.error("talkpages: nothing was written")
+        return 1
     config, problems = load_config(args.source)
     if any(p.is_error for p in problems):
         console.diagnostics(problems)
@@ -357,10 +395,20 @@ def _new(args: argparse.Namespace) -> int:
         console.error(f"talkpages: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
                                                        else ""))
         return 1
+    except OSError as exc:  # a read-only or full disk, a file where a folder should be
+        where = f": {exc.filename}" if exc.filename else ""
+        console.error(f"talkpages: cannot write the new talk: {exc.strerror or exc}{where}; "
+                      "it was not written")
+        return 1
     console.info(f"Created {display_path(path)}")
     console.info("Next: fill it in, `talkpages serve` to see it, `talkpages build` to "
                  "publish.")
     return 0
+
+
+def _not_a_folder(path: Path) -> Diagnostic:
+    return Diagnostic(path, "the site folder is a file, not a folder",
+                      hint="-s takes the folder that holds talks/ (made if it does not exist)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -376,6 +424,10 @@ def _import(args: argparse.Namespace) -> int:
     from .importers import import_site
 
     console = _console(args)
+    if args.source.exists() and not args.source.is_dir():
+        console.diagnostics([_not_a_folder(args.source)])
+        console.error("talkpages: nothing was imported")
+        return 1
     report = import_site(args.kind, args.path, args.source)
     console.diagnostics(report.problems, grouped=True)
     for path in report.written:

@@ -74,7 +74,14 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
                           static_dir=_static_dir(kind, source),
                           taken=_existing_slugs(site_dir, target_config))
     for candidate in _choose(candidates, report):
-        outcome = converter.convert(candidate)
+        try:
+            outcome = converter.convert(candidate)
+        except OSError as exc:  # a read-only or full disk, an unreadable bundle file
+            where = f": {exc.filename}" if exc.filename else ""
+            report.problems.append(Diagnostic(
+                candidate.path, f"not imported: {exc.strerror or exc}{where}"))
+            report.failed.append(candidate.path)
+            continue
         report.problems += outcome.problems
         report.copied += outcome.copied
         if outcome.written:
