@@ -6,6 +6,9 @@ reader that goes away. Each is a message that names the option or the file, with
 from __future__ import annotations
 
 import os
+import re
+import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +85,71 @@ def test_closed_pipe_is_not_an_internal_error(make_site: MakeSite, command: list
     assert err == ""
     if command[0] == "build":
         assert (site / "public/t000/index.html").is_file()
+
+
+def test_serve_bind_999_no_longer_suggests_another_port(make_site: MakeSite, run_cli) -> None:
+    site = make_site({"talks/one.md": talk("One")})
+    code, _, err = run_cli("serve", "-s", str(site), "--bind", "999.1.1.1", "--port", "0")
+    no_internal_error(code, err)
+    assert code == 2 and "--bind 999.1.1.1 is not an address of this computer" in err
+    assert "another --port" not in err
+
+
+def test_serve_missing_site_folder_no_longer_claims_a_last_good_site(tmp_path: Path) -> None:
+    """It used to keep running, serving an overlay no edit under watch could clear."""
+    missing = tmp_path / "missing-dir"
+    done = subprocess.run([sys.executable, "-m", "talkpages", "serve", "-s", str(missing),
+                           "--port", "0"], capture_output=True, text=True, env=ENV, timeout=60)
+    no_internal_error(done.returncode, done.stderr)
+    assert done.returncode == 1
+    assert f"{missing}: error: the site folder does not exist" in done.stderr
+    assert "last good site" not in done.stderr and "Serving" not in done.stdout
+
+
+def test_build_base_url_notaurl_no_longer_blames_talkpages_toml(make_site: MakeSite,
+                                                                run_cli) -> None:
+    site = make_site({"talks/one.md": talk("One"),
+                      "talkpages.toml": 'base_url = "https://example.org/"\n'})
+    code, _, err = run_cli("build", "-s", str(site), "--base-url", "notaurl")
+    no_internal_error(code, err)
+    assert code == 2 and "argument --base-url: 'notaurl'" in err
+    assert "talkpages.toml" not in err and not (site / "public").exists()
+
+
+def test_base_url_override_is_not_blamed_on_talkpages_toml(make_site: MakeSite) -> None:
+    from talkpages.config import load_config
+
+    site = make_site({"talkpages.toml": 'title = "T"\nbase_url = "https://example.org/"\n'})
+    config, problems = load_config(site, {"base_url": "notaurl"})
+    assert [(p.path, p.line) for p in problems] == [(None, None)]
+    assert "'base_url'" in problems[0].message
+
+
+def test_import_hugo_a_file_no_longer_says_the_folder_does_not_exist(tmp_path: Path,
+                                                                     run_cli) -> None:
+    file = tmp_path / "a-file.txt"
+    file.write_text("hello\n")
+    code, _, err = run_cli("import", "hugo", str(file), "-s", str(tmp_path / "site"))
+    no_internal_error(code, err)
+    assert code == 1 and "is a file, not a folder" in err and "does not exist" not in err
+
+
+def test_serve_port_0_quiet_now_says_which_port(make_site: MakeSite) -> None:
+    site = make_site({"talks/one.md": talk("One")})
+    process = subprocess.Popen([sys.executable, "-m", "talkpages", "serve", "-s", str(site),
+                                "--port", "0", "-q"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env={**ENV, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], 60)
+        assert ready, "serve -q printed nothing in a minute"
+        line = process.stdout.readline()  # the first line: a quiet serve prints no other
+        assert re.fullmatch(r"Serving http://127\.0\.0\.1:[1-9]\d*/ \(Ctrl-C to stop\)\n",
+                            line), line
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()

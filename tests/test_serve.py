@@ -403,6 +403,25 @@ def test_host_policy() -> None:
     assert not local.allows_origin("http://localhost:99999")
 
 
+def test_first_build_with_errors_no_longer_claims_a_last_good_site(
+        make_site: MakeSite) -> None:
+    """There is no good site yet: the terminal and the overlay say the site does not
+    build, and serve keeps watching (the file can be fixed)."""
+    site = make_site({"talks/one.md": '+++\ntitle = "One\n+++\n'})
+    with serving(site) as server:
+        _, _, page = get(server, "/")
+        assert b"the site does not build yet" in page and b"last good site" not in page
+        assert "last good site" not in terminal(server)
+        assert "build failed with 1 error; open tabs show the errors" in terminal(server)
+        write(site / "talks/one.md", talk("One"))
+        server.rebuild([str(site / "talks/one.md")])
+        write(site / "talks/one.md", '+++\ntitle = "One\n+++\n')
+        state = server.rebuild([str(site / "talks/one.md")])
+        assert state.site is not None and state.failure is not None  # now there is one
+        assert terminal(server).rstrip().endswith("serving the last good site")
+        assert b"this is the last good site" in get(server, "/one/")[2]
+
+
 def test_inject_puts_the_script_before_the_end_of_body() -> None:
     page = inject(b"<html><body><p>x</p></BODY></html>", 7, "a < b")
     assert page.endswith(b'data-version="7"></script></BODY></html>')

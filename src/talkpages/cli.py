@@ -53,6 +53,18 @@ def _iso_datetime(text: str) -> str:
     return text
 
 
+def _base_url(text: str) -> str:
+    """`--base-url`, checked by the config's own rule, so that a wrong value is blamed on
+    the option, not on a talkpages.toml that may not exist."""
+    from .config import OPTIONS
+
+    try:
+        OPTIONS["base_url"](text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
+    return text
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -107,7 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     site_options(build)
     build.add_argument("-o", "--output", metavar="OUT_DIR", type=Path,
                        help="where to write the site (default: SITE_DIR/public)")
-    build.add_argument("--base-url", metavar="URL",
+    build.add_argument("--base-url", metavar="URL", type=_base_url,
                        help="the address the site is published at (overrides the config)")
     output_options(build)
 

@@ -178,6 +178,12 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
     raw.update(overrides or {})
     clean: dict[str, Any] = {}
     for key, value in raw.items():
+        if overrides and key in overrides and key in OPTIONS:  # given by the command
+            try:
+                clean[key] = OPTIONS[key](value)
+            except ValueError as exc:
+                problems.append(Diagnostic(None, f"the value given for {key!r}: {exc}"))
+            continue
         validator = OPTIONS.get(key)
         if validator is None:
             close = difflib.get_close_matches(key, list(OPTIONS), n=1)

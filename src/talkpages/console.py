@@ -67,6 +67,11 @@ class Console:
         if not self.quiet:
             self._write(self.out, text)
 
+    def notice(self, text: str) -> None:
+        """On stdout even with --quiet: what the command cannot be used without, such as
+        the address `serve` took (with `--port 0`, any free port)."""
+        self._write(self.out, text)
+
     def detail(self, text: str) -> None:
         """Only with --verbose."""
         if self.verbose:

@@ -85,18 +85,21 @@ def request_path(url_path: str) -> str | None:
     return relative + "index.html" if relative == "" or relative.endswith("/") else relative
 
 
-def overlay(text: str) -> str:
+def overlay(text: str, kept: bool = True) -> str:
+    """The messages over the page; `kept`: the page behind is the last good site's,
+    else there has been none yet."""
+    headline = ("the last change does not build; this is the last good site." if kept
+                else "the site does not build yet.")
     return ('<div id="talkpages-errors" role="alert">'
-            '<strong>talkpages: the last change does not build; this is the last good '
-            f'site.</strong>\n\n{html.escape(text)}\n\n'
+            f'<strong>talkpages: {headline}</strong>\n\n{html.escape(text)}\n\n'
             "Fix the file and save: this page reloads by itself.</div>")
 
 
-def inject(page: bytes, version: int, failure: str | None) -> bytes:
+def inject(page: bytes, version: int, failure: str | None, kept: bool = True) -> bytes:
     """The live-reload script (and the overlay) before `</body>`."""
     snippet = f'<link rel="stylesheet" href="{LIVE}live.css">'
     if failure is not None:
-        snippet += overlay(failure)
+        snippet += overlay(failure, kept)
     snippet += f'<script src="{LIVE}live.js" data-version="{version}"></script>'
     data = snippet.encode("utf-8")
     end = page.lower().rfind(b"</body>")
@@ -138,7 +141,7 @@ class _Handler(BaseHTTPRequestHandler):
             text = state.failure or "the site is being built"
             page = b"<!DOCTYPE html><title>talkpages</title><body></body>"
             self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/html; charset=utf-8",
-                       inject(page, state.version, text), body)
+                       inject(page, state.version, text, kept=False), body)
             return
         path = request_path(url.path)
         output = state.site.get(path) if path is not None else None
@@ -241,7 +244,8 @@ class _Handler(BaseHTTPRequestHandler):
             if state.version == since:
                 self.wfile.write(b": keep-alive\n\n")
             elif state.failure is not None:
-                data = json.dumps({"version": state.version, "overlay": overlay(state.failure)})
+                data = json.dumps({"version": state.version,
+                                   "overlay": overlay(state.failure, state.site is not None)})
                 self.wfile.write(f"event: failed\ndata: {data}\n\n".encode())
             else:
                 self.wfile.write(f"event: reload\ndata: {state.version}\n\n".encode())

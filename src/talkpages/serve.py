@@ -22,7 +22,9 @@ after a bad one. What the server answers, and to whom, is devhttp.py's.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -35,7 +37,7 @@ from .cache import MemoryCache, Stats
 from .config import CONFIG_NAME
 from .console import Console, count_problems, plural
 from .devhttp import HTTPServer, HTTPServer6
-from .diagnostics import display_path, sort_key
+from .diagnostics import Diagnostic, display_path, sort_key
 from .loader import TALKS_DIR, LoadOptions
 from .theme import builtin_dir
 from .watch import Watcher
@@ -146,16 +148,19 @@ class DevServer:
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _interrupt) if main else None  # as Ctrl-C
         try:
+            if not self.site_dir.is_dir():
+                self.console.diagnostics([_no_site(self.site_dir)])
+                self.console.error("talkpages: nothing to serve")
+                return 1
             try:
                 self.start()
             except OSError as exc:
-                self.console.error(f"talkpages: cannot listen on {self.bind}:{self.port}: "
-                                   f"{exc.strerror or exc}\n  hint: pass another --port, such "
-                                   f"as --port {self.port + 1}, or --port 0 for any free one")
-                return 1
+                message, code = _cannot_listen(self.bind, self.port, exc)
+                self.console.error(message)
+                return code
             shown = ", ".join(display_path(p) for p in self.watched()[:4])
             self.console.info(f"Watching {shown} for changes")
-            self.console.info(f"Serving {self.url} (Ctrl-C to stop)")
+            self.console.notice(f"Serving {self.url} (Ctrl-C to stop)")
             while not self._stopping.is_set():
                 time.sleep(0.5)
         except KeyboardInterrupt:
@@ -195,7 +200,9 @@ class DevServer:
         if any(p.is_error for p in problems):
             lines = [d.format() for d in sorted(problems, key=sort_key)]
             summary = (f"talkpages: rebuild failed with {count_problems(problems)}; serving "
-                       "the last good site")
+                       "the last good site" if self.live.state.site is not None else
+                       f"talkpages: build failed with {count_problems(problems)}; open tabs "
+                       "show the errors until they are fixed")
             self.console.diagnostics(problems)
             self.console.error(summary)
             return self.live.publish(None, "\n".join([*lines, summary]), self.cache.stats)
@@ -228,3 +235,28 @@ class DevServer:
 
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
+
+
+def _no_site(site_dir: Path) -> Diagnostic:
+    """The one failure of a first build that no edit under watch can fix."""
+    what = "is a file, not a folder" if site_dir.exists() else "does not exist"
+    return Diagnostic(site_dir, f"the site folder {what}",
+                      hint="pass the folder that holds talks/ with -s (or start a site in it "
+                      "with `talkpages new`)")
+
+
+def _cannot_listen(bind: str, port: int, exc: OSError) -> tuple[str, int]:
+    """The message and exit status for a socket that cannot be bound: the hint names
+    the option at fault, --bind or --port."""
+    reason = exc.strerror or str(exc)
+    message = f"talkpages: cannot listen on {bind} port {port}: {reason}\n  hint: "
+    if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL:
+        return (message + f"--bind {bind} is not an address of this computer; pass one "
+                "that is, such as --bind 127.0.0.1 (this computer only, the default) or "
+                "--bind 0.0.0.0 (every network)", 2)
+    if exc.errno == errno.EACCES and 0 < port < 1024:
+        return (message + "ports below 1024 need the system's permission; pass one from "
+                "1024 on, such as --port 1313, or --port 0 for any free one", 1)
+    other = port + 1 if 0 < port < 65535 else 1313
+    return (message + f"pass another --port, such as --port {other}, or --port 0 for any "
+            "free one", 1)

@@ -54,7 +54,7 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
         return import_calendar(source, site_dir, report)  # type: ignore[no-any-return]
     module = SOURCES[kind]
     if not source.is_dir():
-        report.problems.append(Diagnostic(source, "the folder to import does not exist"))
+        report.problems.append(_not_a_folder(kind, source))
         return report
     config, found = module.read_config(source)
     report.problems += found
@@ -93,6 +93,17 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
     if write_config and (report.written or report.unchanged):
         _write_config(site_dir, zone, report)
     return report
+
+
+def _not_a_folder(kind: str, source: Path) -> Diagnostic:
+    if not source.exists():
+        return Diagnostic(source, "the folder to import does not exist")
+    where = "content/talk/" if kind == "hugo" else "_talks/"
+    hint = (f"`talkpages import ics {source}` reads a calendar file"
+            if source.suffix.lower() in (".ics", ".ical", ".ifb") else
+            f"give the site's folder (holding {where}) or a folder of its talk files")
+    return Diagnostic(source, f"the path to import is a file, not a folder: import {kind} "
+                      "reads a site's folder", hint=hint)
 
 
 def _source_zone(module: ModuleType, config: dict[str, Any], source: Path,
