@@ -153,3 +153,22 @@ def test_serve_port_0_quiet_now_says_which_port(make_site: MakeSite) -> None:
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+@pytest.mark.parametrize("epoch", ["abc", "99999999999999", "1.5e9"])
+def test_source_date_epoch_not_a_time_is_not_an_internal_error(
+        make_site: MakeSite, run_cli, monkeypatch: pytest.MonkeyPatch, epoch: str) -> None:
+    site = make_site({"talks/one.md": talk("One")})
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    for command in ("check", "build", "serve"):
+        code, _, err = run_cli(command, "-s", str(site))
+        no_internal_error(code, err)
+        assert code == 2 and f"SOURCE_DATE_EPOCH={epoch!r} is not a time" in err
+    assert not (site / "public").exists()
+
+
+def test_now_after_year_9999_is_not_a_traceback(make_site: MakeSite, run_cli) -> None:
+    site = make_site({"talks/one.md": talk("One")})
+    code, _, err = run_cli("check", "-s", str(site), "--now", "9999-12-31T23:59:59-01:00")
+    no_internal_error(code, err)
+    assert code == 2 and "argument --now" in err and "after the year 9999" in err

@@ -19,7 +19,9 @@ UTC = timezone.utc
 
 
 def build_time(text: str | None) -> datetime:
-    """`--now`, else SOURCE_DATE_EPOCH, else the clock; naive values are UTC."""
+    """`--now`, else SOURCE_DATE_EPOCH, else the clock; naive values are UTC. Raises
+    ValueError (or OverflowError, for a time past year 9999) for a value that is not
+    a time."""
     if text:
         value = datetime.fromisoformat(text.replace("Z", "+00:00"))
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
@@ -29,12 +31,26 @@ def build_time(text: str | None) -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
+def checked_time(args: argparse.Namespace) -> str | None:
+    """What is wrong with the build time a command would take, if anything: `--now` is
+    checked as it is read, but SOURCE_DATE_EPOCH comes from the environment."""
+    try:
+        build_time(getattr(args, "now", None))
+    except (ValueError, OverflowError, OSError):
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+        return (f"SOURCE_DATE_EPOCH={epoch!r} is not a time: expected whole seconds since "
+                "1970-01-01 UTC, such as 1558529400")
+    return None
+
+
 def _iso_datetime(text: str) -> str:
     try:
         build_time(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an ISO date-time such as 2019-05-01T00:00:00Z") from None
+    except OverflowError:
+        raise argparse.ArgumentTypeError(f"{text!r} is after the year 9999 in UTC") from None
     return text
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from . import __version__
-from .arguments import build_time, parser
+from .arguments import build_time, checked_time, parser
 from .console import Console, count_problems, plural
 from .diagnostics import Diagnostic, display_path, sort_key
 from .options import LoadOptions
@@ -35,6 +35,9 @@ CLOSED_PIPE = 128 + 13  # 128 + SIGPIPE: what `cat` or `grep` give on a closed p
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if hasattr(args, "now") and (problem := checked_time(args)):
+        print(f"talkpages: {problem}", file=sys.stderr)
+        return 2
     commands: dict[str, Callable[[argparse.Namespace], int]] = {
         "build": _build, "check": _check, "new": _new, "serve": _serve, "import": _import}
     try:
