@@ -159,7 +159,65 @@ def test_path_may_be_the_content_folder_or_a_section(tmp_path: Path, folder: str
     site = tmp_path / "site"
     report = import_site("hugo", FIXTURES / "hugo-site" / folder, site)
     assert len(report.written) == count
-    assert not (site / "talkpages.toml").exists()  # no Hugo config there: UTC, the default
+    # the zone of the site's config, above the folder
+    assert (site / "talkpages.toml").read_text().endswith('timezone = "Europe/Berlin"\n')
+    assert "hugo-site/config.toml" in report.config_note
+
+
+NAIVE = talk("Berlin talk", "2019-05-22T14:50:00")  # 12:50 UTC in Berlin's summer
+
+
+@pytest.mark.parametrize("config", [
+    "config.toml", "hugo.toml", "config.yaml", "hugo.yaml", "config/_default/config.toml",
+    "config/_default/hugo.yaml"])
+def test_import_of_content_talk_no_longer_loses_the_old_sites_zone(tmp_path: Path,
+                                                                    config: str) -> None:
+    """`import hugo site/content/talk/` read the talks' naive times as UTC, an hour off
+    for a Berlin talk: the site's config, above the folder given, was never read."""
+    old = tmp_path / "old"
+    (old / config).parent.mkdir(parents=True, exist_ok=True)
+    (old / config).write_text('timeZone = "Europe/Berlin"\n' if config.endswith(".toml")
+                              else "timeZone: Europe/Berlin\n")
+    (old / "content/talk").mkdir(parents=True)
+    (old / "content/talk/berlin.md").write_text(NAIVE)
+    site = tmp_path / "site"
+    report = import_site("hugo", old / "content/talk", site)
+    assert report.ok and len(report.written) == 1
+    assert (site / "talkpages.toml").read_text().endswith('timezone = "Europe/Berlin"\n')
+    assert f"timeZone in {old / config}" in report.config_note
+    imported, _ = load_talk(site / "talks/berlin.md", "berlin",
+                            Config(timezone="Europe/Berlin"))
+    assert imported is not None
+    assert imported.schedule.start_utc.isoformat() == "2019-05-22T12:50:00+00:00"
+
+
+def test_academicpages_talks_folder_takes_the_zone_of_config_yml(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    report = import_site("academicpages", FIXTURES / "academicpages-site" / "_talks", site)
+    assert (site / "talkpages.toml").read_text().endswith('timezone = "America/New_York"\n')
+    assert "academicpages-site/_config.yml" in report.config_note
+
+
+def test_a_config_above_that_is_not_the_sites_is_not_read(tmp_path: Path) -> None:
+    """The walk up takes a config only when its content folder holds PATH, and it stops
+    at a repository's root: a stranger's folder reads nothing of the folders above."""
+    (tmp_path / "config.toml").write_text('timeZone = "Asia/Tokyo"\n')
+    talks = tmp_path / "notes/talks"
+    talks.mkdir(parents=True)
+    (talks / "berlin.md").write_text(NAIVE)
+    report = import_site("hugo", talks, tmp_path / "site1")
+    assert "Asia/Tokyo" not in report.config_note  # its content/ is not where PATH is
+    repo = tmp_path / "content"  # inside the content folder of that config, but a repository
+    (repo / ".git").mkdir(parents=True)
+    (repo / "talk").mkdir()
+    (repo / "talk/berlin.md").write_text(NAIVE)
+    report = import_site("hugo", repo / "talk", tmp_path / "site2")
+    assert "Asia/Tokyo" not in report.config_note
+    assert not (tmp_path / "site2/talkpages.toml").exists()
+    (warning,) = [p for p in report.problems if "zone is unknown" in p.message]
+    assert warning.format().startswith(f"{repo / 'talk'}: warning: naive times of 1 talk "
+                                       "were read as UTC: no Hugo config")
+    assert "Naive times are read as UTC (no Hugo config" in report.config_note
 
 
 def test_folder_of_talk_files_and_unknown_folder(tmp_path: Path, run_cli) -> None:

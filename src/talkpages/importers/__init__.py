@@ -6,13 +6,17 @@ zone naive times were written in (`read_config`, `timezone`) and renames fields
 (`adapt`); convert.py does the rest the same way for both. Nothing is ever replaced:
 an import can run twice, and it reports every file it did not convert, and why.
 
-The zone: naive times keep their meaning. A new site gets a `talkpages.toml` with the
-old site's zone; when the site has a config with another zone, each imported talk
-that relied on the old zone gets its own `timezone` line instead.
+The zone: naive times keep their meaning. It is the old site's, from the config of
+PATH or, when PATH is a folder inside the site (`content/talk/`), of the site above it
+(`site_root`); the report says which file gave it. A new site gets a `talkpages.toml`
+with that zone; when the site has a config with another zone, each imported talk that
+relied on the old zone gets its own `timezone` line instead. With no config found at
+all, naive times are read as UTC, and a warning says so.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -21,13 +25,16 @@ from typing import Any
 import tomli_w
 
 from ..config import CONFIG_NAME, Config, check_timezone, load_config
-from ..diagnostics import Diagnostic, Severity
+from ..console import plural
+from ..diagnostics import Diagnostic, Severity, display_path
 from ..loader import TALKS_DIR, find_talk_files, load_talk
 from ..safefile import create_new
 from . import academicpages, hugo
 from .convert import Candidate, Converter
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
+ANCESTORS = "the folder or the folders above it"
+ZONE_KEYS = {"hugo": ("timeZone", "Hugo config"), "academicpages": ("timezone", "_config.yml")}
 
 
 @dataclass
@@ -56,10 +63,13 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
     if not source.is_dir():
         report.problems.append(_not_a_folder(kind, source))
         return report
-    config, found = module.read_config(source)
+    root = site_root(module, source)
+    origins: dict[str, Path] = {}
+    config, found = module.read_config(root, origins) if root is not None else ({}, [])
     report.problems += found
     zone = _source_zone(module, config, source, report)
-    target_config, write_config = _target_config(site_dir, zone, report)
+    origin = _zone_origin(kind, root, origins.get("timezone"))
+    target_config, write_config = _target_config(site_dir, zone, origin, report)
     if target_config is None:
         return report
     candidates = module.find(source) if kind == "academicpages" else module.find(source, config)
@@ -71,8 +81,9 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
         return report
     converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",
-                          static_dir=_static_dir(kind, source),
+                          static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config))
+    zoned = 0  # talks whose naive times were read in the old site's zone
     for candidate in _choose(candidates, report):
         try:
             outcome = converter.convert(candidate)
@@ -90,6 +101,9 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
             report.unchanged.append(outcome.unchanged)
         if outcome.failed:
             report.failed.append(candidate.path)
+        zoned += outcome.zoned
+    if root is None and zoned:
+        report.problems.append(_unknown_zone(kind, source, zoned))
     if write_config and (report.written or report.unchanged):
         _write_config(site_dir, zone, report)
     return report
@@ -104,6 +118,51 @@ def _not_a_folder(kind: str, source: Path) -> Diagnostic:
             f"give the site's folder (holding {where}) or a folder of its talk files")
     return Diagnostic(source, f"the path to import is a file, not a folder: import {kind} "
                       "reads a site's folder", hint=hint)
+
+
+def site_root(module: ModuleType, source: Path) -> Path | None:
+    """The site whose config applies to `source`: `source` itself, or the nearest
+    folder above it with a config whose content folders hold it (PATH may be
+    `content/talk/`). The walk ends at a repository's root and at the home folder:
+    nothing outside the site is read, and a config above that is not this site's (its
+    content is elsewhere) is not taken."""
+    if module.config_here(source):
+        return source
+    start = Path(os.path.abspath(source))
+    try:
+        home: Path | None = Path.home()
+    except (RuntimeError, KeyError):
+        home = None
+    for folder in start.parents:
+        if module.config_here(folder):
+            config, _ = module.read_config(folder)
+            inside = any(start.is_relative_to(os.path.abspath(content))
+                         for content in module.content_dirs(folder, config))
+            return folder if inside else None
+        if (folder / ".git").exists() or folder == home:
+            return None
+    return None
+
+
+def _zone_origin(kind: str, root: Path | None, file: Path | None) -> str:
+    """Where the zone of naive times came from, for the report."""
+    key, config = ZONE_KEYS[kind]
+    if root is None:
+        return f"no {config} in {ANCESTORS}"
+    if file is None:
+        return f"no {key} in the config of {display_path(root)}"
+    return f"{key} in {display_path(file)}"
+
+
+def _unknown_zone(kind: str, source: Path, zoned: int) -> Diagnostic:
+    key, config = ZONE_KEYS[kind]
+    where = "config.toml" if kind == "hugo" else "_config.yml"
+    return Diagnostic(
+        source, f"naive times of {plural(zoned, 'talk')} were read as UTC: no {config} in "
+        f"{ANCESTORS}, so the old site's zone is unknown", severity="warning",
+        hint=f"if they are local times of another zone, give the site's folder, or write "
+        f"{key} = \"Europe/Berlin\" into a {where} in {source}, and import again into a "
+        "new folder")
 
 
 def _source_zone(module: ModuleType, config: dict[str, Any], source: Path,
@@ -121,20 +180,24 @@ def _source_zone(module: ModuleType, config: dict[str, Any], source: Path,
     return zone
 
 
-def _target_config(site_dir: Path, zone: str, report: ImportReport,
+def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
                    ) -> tuple[Config | None, bool]:
-    """The config of the site imported into, and whether to write one with `zone`."""
+    """The config of the site imported into, and whether to write one with `zone`;
+    the report says what became of the zone and where it came from (`origin`)."""
     if not (site_dir / CONFIG_NAME).exists():
-        if zone != "UTC":
-            report.config_note = f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone"
+        report.config_note = (f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone "
+                              f"({origin})" if zone != "UTC" else
+                              f"Naive times are read as UTC ({origin})")
         return Config(timezone=zone), zone != "UTC"
     config, problems = load_config(site_dir)
     if any(p.is_error for p in problems):
         report.problems += problems
         return None, False
-    if config.timezone != zone:
-        report.config_note = (f"{CONFIG_NAME} says timezone = {config.timezone!r}; talks "
-                              f"written in the old site's zone, {zone!r}, name it themselves")
+    report.config_note = (f"{CONFIG_NAME} says timezone = {config.timezone!r}; talks "
+                          f"written in the old site's zone, {zone!r} ({origin}), name it "
+                          "themselves" if config.timezone != zone else
+                          f"Naive times are read in {zone!r} ({origin}), as {CONFIG_NAME} "
+                          "says")
     return config, False
 
 

@@ -30,7 +30,17 @@ _DATED = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-")
 _SLUG = re.compile(r"^[\w][\w.-]*$")
 
 
-def read_config(site: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
+def config_here(folder: Path) -> bool:
+    return (folder / "_config.yml").is_file()
+
+
+def content_dirs(site: Path, config: dict[str, Any]) -> list[Path]:
+    """Every file of a Jekyll site is read with its `_config.yml`."""
+    return [site]
+
+
+def read_config(site: Path, origins: dict[str, Path] | None = None,
+                ) -> tuple[dict[str, Any], list[Diagnostic]]:
     path = site / "_config.yml"
     if not path.is_file():
         return {}, []
@@ -39,8 +49,11 @@ def read_config(site: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return {}, [Diagnostic(path, f"cannot read the Jekyll config: {exc}",
                                severity="warning")]
-    return ({str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else {},
-            [])
+    if not isinstance(value, dict):
+        return {}, []
+    if origins is not None:
+        origins.update({str(k).lower(): path for k in value})
+    return {str(k).lower(): v for k, v in value.items()}, []
 
 
 def timezone(config: dict[str, Any]) -> str | None:

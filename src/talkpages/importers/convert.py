@@ -82,6 +82,7 @@ class Outcome:
     unchanged: Path | None = None
     copied: int = 0
     problems: list[Diagnostic] = field(default_factory=list)
+    zoned: bool = False  # its times were read in the old site's zone: naive, timed
 
     @property
     def failed(self) -> bool:
@@ -177,6 +178,8 @@ class Converter:
             changed = differences(as_is, talk) if as_is else ["the whole talk"]
             if changed:
                 return self._internal(outcome, candidate, changed)
+        outcome.zoned = (isinstance(talk.schedule.start, datetime) and talk.schedule.zone
+                         is not None and not _own(adapted.data, "timezone"))
         document = self._document(adapted.data, fm, talk, text)
         if isinstance(document, Diagnostic):
             outcome.problems.append(document)

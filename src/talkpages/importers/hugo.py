@@ -47,9 +47,32 @@ ALIASES = (("date", ("event_start", "time_start", "date")),
            ("event", ("event", "event_name")))
 
 
-def read_config(site: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
+def config_here(folder: Path) -> bool:
+    """`folder` holds a Hugo configuration: hugo.*, config.* or config/_default/."""
+    return (any((folder / f"{name}{suffix}").is_file()
+                for name in CONFIG_NAMES for suffix in CONFIG_SUFFIXES)
+            or (folder / "config" / "_default").is_dir())
+
+
+def content_dirs(site: Path, config: dict[str, Any]) -> list[Path]:
+    """The folders whose talk files the config of `site` applies to: its content
+    folder and those of its languages."""
+    folders = [site / str(config.get("contentdir") or "content")]
+    languages = config.get("languages")
+    for settings in languages.values() if isinstance(languages, dict) else ():
+        if isinstance(settings, dict):
+            folder = settings.get("contentDir") or settings.get("contentdir")
+            if isinstance(folder, str) and folder:
+                folders.append(site / folder)
+    return folders
+
+
+def read_config(site: Path, origins: dict[str, Path] | None = None,
+                ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Hugo's configuration, keys lower-cased at the top: hugo.* or config.* at the
-    root, and config/_default/*.* (a file's name is its key, but config.* and hugo.*)."""
+    root, and config/_default/*.* (a file's name is its key, but config.* and hugo.*).
+    `origins`, when given, learns the file each top-level key came from, so that the
+    report can say where the zone was found."""
     data: dict[str, Any] = {}
     problems: list[Diagnostic] = []
     files = [site / f"{name}{suffix}" for name in CONFIG_NAMES for suffix in CONFIG_SUFFIXES]
@@ -75,6 +98,8 @@ def read_config(site: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
             continue
         if path.parent == site or path.stem in CONFIG_NAMES:
             data.update({str(k).lower(): v for k, v in value.items()})
+            if origins is not None:
+                origins.update({str(k).lower(): path for k in value})
         else:
             data[path.stem.lower()] = value
     return data, problems
