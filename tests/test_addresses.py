@@ -67,6 +67,7 @@ def test_active_files_in_bundles_are_named_when_imported(tmp_path: Path) -> None
     (source / "index_files/htmlwidgets").mkdir(parents=True)
     (source / "index_files/htmlwidgets/widget.js").write_text("alert(1)")
     (source / "slides.pdf").write_bytes(b"%PDF")
+    (tmp_path / "hugo/config.toml").write_text('timeZone = "UTC"\n')  # no remark on zones
     report = import_site("hugo", tmp_path / "hugo", tmp_path / "site")
     assert report.ok and report.copied == 2
     assert [(d.path.name, d.severity) for d in report.problems] == [("widget.js", "warning")]

@@ -174,6 +174,7 @@ def _summary(console: Console, upcoming: int, past: int, paths: list[str],
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .addresses import check_outputs
     from .build import render
     from .lint import lint_site
 
@@ -181,7 +182,7 @@ def _check(args: argparse.Namespace) -> int:
     result = render(args.source, _options(args))
     diagnostics = list(result.diagnostics)
     if result.ok and result.site is not None:
-        diagnostics += lint_site(result.site)
+        diagnostics += check_outputs(result.outputs) + lint_site(result.site)
     errors = sum(d.is_error for d in diagnostics)
     warnings = len(diagnostics) - errors
     failed = bool(errors) or (args.strict and bool(warnings))
