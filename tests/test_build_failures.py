@@ -73,11 +73,14 @@ def test_a_full_disk_while_writing_the_cache_is_an_error_not_a_bug(
         self._pack = _FullDisk(self._pack)  # type: ignore[assignment]
 
     monkeypatch.setattr(store.DiskCache, "_new_pack", full)
+    packed = sum(p.stat().st_size for p in (site / ".talkpages-cache").glob("fragments-*"))
     (site / ".talkpages-cache" / "state").unlink()  # a cold build: a new pack
     code, err = build(run_cli, site)
     assert code == 1 and "internal error" not in err, err
     assert "cannot write the build cache" in err and "No space left on device" in err
     assert files(site / "public") == before  # nothing lost
+    packs = list((site / ".talkpages-cache").glob("fragments-*.pack"))
+    assert sum(pack.stat().st_size for pack in packs) <= packed  # the disk no fuller
     monkeypatch.undo()
     assert build(run_cli, site)[0] == 0
     assert files(site / "public") == clean(run_cli, site, tmp_path)

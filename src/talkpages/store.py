@@ -302,7 +302,7 @@ class DiskCache(BuildCache):
             self._new_pack()
             self._talks, self._outputs = {}, {}
         assert self._pack is not None
-        self._end = self._written = self._pack.seek(0, os.SEEK_END)
+        self._end = self._written = self._opened_at = self._pack.seek(0, os.SEEK_END)
 
     def _new_pack(self) -> None:
         self._pack_name = f"fragments-{os.urandom(8).hex()}.pack"
@@ -310,7 +310,7 @@ class DiskCache(BuildCache):
             self.folder / self._pack_name,
             os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644), "w+b")
         self._index = {}
-        self._end = self._written = 0
+        self._end = self._written = self._opened_at = 0
 
     def _append(self, data: bytes) -> Place:
         assert self._pack is not None
@@ -369,6 +369,14 @@ class DiskCache(BuildCache):
             self._written = self._end
 
     def _failed(self, exc: OSError) -> BuildError:
+        """The pack cannot be written (a full disk): the build stops, and what it added
+        to the pack is cut off again, so that the disk is no fuller than it was."""
+        if self._pack is not None:
+            pack, self._pack = self._pack, None
+            with contextlib.suppress(OSError):
+                pack.close()
+            with contextlib.suppress(OSError):
+                os.truncate(self.folder / self._pack_name, self._opened_at)
         return BuildError([Diagnostic(self.folder, f"cannot write the build cache: {exc}",
                                       hint="make room on the disk; the cache may be deleted "
                                       "at any time")])

@@ -391,7 +391,11 @@ class Staging:
         """The target is about to change: until the commit, it is marked dirty (a twin
         left so by a killed build is not trusted: see _open)."""
         if not self._dirty:
-            _replace_marker(self._target_fd, DIRTY, b"")
+            try:
+                _replace_marker(self._target_fd, DIRTY, b"")
+            except OSError as exc:
+                raise BuildError([Diagnostic(self.out, f"cannot write the site: {exc}")]) \
+                    from None
             self._dirty = True
 
     def _clear(self, path: str) -> None:
