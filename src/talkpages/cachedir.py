@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
 from pathlib import Path
+
+from .owned import mine, open_folder, tidy
 
 CACHE_DIR = ".talkpages-cache"
 _FILES = ((".gitignore", "# made by talkpages: safe to delete\n*\n"),
@@ -70,92 +71,6 @@ class CacheFolder:
         if self._lock >= 0:
             os.close(self._lock)
             self._lock = -1
-
-
-def mine(status: os.stat_result, kind: int) -> bool:
-    """A plain file (`stat.S_IFREG`) or folder (`stat.S_IFDIR`) of this user's?"""
-    return stat.S_IFMT(status.st_mode) == kind and status.st_uid == os.geteuid()
-
-
-def open_folder(path: Path) -> int:
-    """`path` open as a folder of this user's, made if missing; whatever else stood there
-    (a link, a file, another user's folder) is removed first, not followed."""
-    try:
-        found = os.lstat(path)
-    except FileNotFoundError:
-        found = None
-    if found is not None and not mine(found, stat.S_IFDIR):
-        discard(path, found)
-        found = None
-    if found is None:
-        os.mkdir(path, 0o755)
-    folder = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    if not mine(os.fstat(folder), stat.S_IFDIR):  # replaced meanwhile
-        os.close(folder)
-        raise OSError(errno.EPERM, "not a folder of this user's", str(path))
-    return folder
-
-
-def tidy(path: Path, folder: int | Path, kinds: dict[str, int] | None = None) -> None:
-    """Remove every entry of `folder` (at `path`; open, or a path already checked) that
-    is not a plain file or folder of this user's, or not of its kind in `kinds`."""
-    with os.scandir(folder) as entries:  # type: ignore[type-var]
-        found = [(entry.name, entry.stat(follow_symlinks=False)) for entry in entries]
-    for name, status in found:
-        kind = (kinds or {}).get(name, stat.S_IFMT(status.st_mode))
-        if kind not in (stat.S_IFREG, stat.S_IFDIR) or not mine(status, kind):
-            discard(path / name, status)
-
-
-def discard(path: Path, status: os.stat_result) -> None:
-    """Remove what stands at `path` itself: a link goes, what it points to stays."""
-    if stat.S_ISDIR(status.st_mode):
-        shutil.rmtree(path)  # never follows links (shutil.rmtree.avoids_symlink_attacks)
-    else:
-        os.unlink(path)
-
-
-def read_file(path: Path, limit: int = 1 << 40) -> bytes:
-    """The bytes of a plain file of this user's at `path`, not through a link (OSError
-    otherwise): a pipe would block, a link could read anything."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        if not mine(os.fstat(descriptor), stat.S_IFREG):
-            raise OSError(errno.EPERM, "not a file of this user's", str(path))
-        chunks = []
-        while limit > 0:
-            chunk = os.read(descriptor, min(limit, 1 << 24))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            limit -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(descriptor)
-
-
-def write_new(path: Path, data: bytes) -> None:
-    """Create `path` with `data`; never through a link or over another file."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                         | os.O_CLOEXEC, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(descriptor, view):]
-    finally:
-        os.close(descriptor)
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Whole or not at all: a new file of a name no one can guess, renamed over `path`
-    (a rename replaces a link at `path` itself, never what it points to)."""
-    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
-    write_new(temporary, data)
-    try:
-        os.replace(temporary, path)
-    except OSError:
-        os.unlink(temporary)
-        raise
 
 
 def _open_file(folder: int, name: str, flags: int) -> int:

@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .cachedir import mine, read_file, replace_file
+from .owned import mine, read_file, replace_file
 
 MAGIC = b"talkpages-signed-2\n"
 _MAC_SIZE = 32

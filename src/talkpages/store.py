@@ -38,9 +38,10 @@ from typing import IO, Any
 
 from . import signed
 from .cache import BuildCache, TalkInputs, TalkResult, file_signature
-from .cachedir import CacheFolder, mine, read_file
+from .cachedir import CacheFolder
 from .diagnostics import BuildError, Diagnostic
 from .model import Talk
+from .owned import mine, read_file
 from .plan import TALK, Recipe
 from .theme import Theme
 from .writer import Output, Staging, digest_bytes

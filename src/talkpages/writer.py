@@ -51,8 +51,19 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import signed
-from .cachedir import discard, mine, open_folder, read_file
 from .diagnostics import BuildError, Diagnostic
+from .owned import (
+    discard,
+    exists,
+    is_file,
+    is_folder,
+    make_folders,
+    mine,
+    open_folder,
+    read_file,
+    real_folders,
+    replace_marker,
+)
 
 MARKER = ".talkpages-output"
 DIRTY = ".talkpages-dirty"
@@ -140,7 +151,7 @@ def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
                            hint="pass another folder with -o, such as public/")]
     if out_dir.exists() and not out_dir.is_dir():
         return [Diagnostic(out_dir, "the output path exists and is not a folder")]
-    if out_dir.is_dir() and not _is_file(out_dir / MARKER) and any(out_dir.iterdir()):
+    if out_dir.is_dir() and not is_file(out_dir / MARKER) and any(out_dir.iterdir()):
         return [Diagnostic(out_dir, "refusing to replace a folder that talkpages did not "
                            "create (it has files and no marker)",
                            hint=f"empty it or pass another folder with -o; talkpages marks "
@@ -186,9 +197,9 @@ class Staging:
             with contextlib.suppress(OSError):
                 discard(leftover, os.lstat(leftover))
         self._record_path, self.twin, record = _record(self.out, cache_dir)
-        twin_files = record.get("twin") if _is_folder(self.twin) \
-            and not _exists(self.twin / DIRTY) else None
-        out_files = record.get("output", {}) if _is_file(self.out / MARKER) else {}
+        twin_files = record.get("twin") if is_folder(self.twin) \
+            and not exists(self.twin / DIRTY) else None
+        out_files = record.get("output", {}) if is_file(self.out / MARKER) else {}
         self._in_place: dict[str, Entry] = {}
         self._lendable: dict[str, Entry] = {}
         self._fingerprints = record.get("fingerprints", {})
@@ -392,7 +403,7 @@ class Staging:
         left so by a killed build is not trusted: see _open)."""
         if not self._dirty:
             try:
-                _replace_marker(self._target_fd, DIRTY, b"")
+                replace_marker(self._target_fd, DIRTY, b"")
             except OSError as exc:
                 raise BuildError([Diagnostic(self.out, f"cannot write the site: {exc}")]) \
                     from None
@@ -401,7 +412,7 @@ class Staging:
     def _clear(self, path: str) -> None:
         """No file at `path` in the target, and its folder made."""
         self._touch()
-        _make_folders(path, self._made, self._target_fd)
+        make_folders(path, self._made, self._target_fd)
         if self._in_place:
             old = self._in_place.get(path)
             if old is not None and old[1] >= LARGE and self._trash is not None:
@@ -499,7 +510,7 @@ class Staging:
             self._trash = None
 
     def _clear_stale(self, path: str) -> None:
-        if not _real_folders(path, self._made, self._target_fd):
+        if not real_folders(path, self._made, self._target_fd):
             return  # a folder of it is not the target's own: nothing of ours is there
         self._remove(path)
         folder = PurePosixPath(path).parent
@@ -532,7 +543,7 @@ class Staging:
         """A folder of thousands of files takes seconds to delete: it goes to the
         trash, emptied after the build (deleted at once where it cannot: no cache, or
         another file system)."""
-        if self._trash is not None and _exists(folder):
+        if self._trash is not None and exists(folder):
             try:
                 os.rename(folder, f"{folder.name}-{secrets.token_hex(4)}",
                           dst_dir_fd=self._trash_fd())
@@ -599,91 +610,6 @@ def _record(out: Path, cache_dir: Path | None) -> tuple[Path | None, Path, dict[
     return path, twin, {}
 
 
-def _make_folders(path: str, made: set[str], folder: int) -> None:
-    """The folders of `path` in the folder open as `folder`, each a real folder of ours
-    (a link or a file where one should be is removed first); `made`: those there are."""
-    parent = path.rpartition("/")[0]
-    if parent not in made:
-        parts = parent.split("/")
-        for end in range(1, len(parts) + 1):
-            sub = "/".join(parts[:end])
-            if sub not in made:
-                try:
-                    os.mkdir(sub, dir_fd=folder)
-                except FileExistsError:  # its parents are checked: it is what it says
-                    found = os.stat(sub, dir_fd=folder, follow_symlinks=False)
-                    if not mine(found, stat.S_IFDIR):
-                        _discard_at(folder, sub, found)
-                        os.mkdir(sub, dir_fd=folder)
-                made.add(sub)
-
-
-def _real_folders(path: str, made: set[str], folder: int) -> bool:
-    """Are the folders of `path` real folders of ours (not links), as far as they go?"""
-    parent = path.rpartition("/")[0]
-    if parent in made:
-        return True
-    parts = parent.split("/")
-    for end in range(1, len(parts) + 1):
-        sub = "/".join(parts[:end])
-        if sub not in made:
-            try:
-                if not mine(os.stat(sub, dir_fd=folder, follow_symlinks=False), stat.S_IFDIR):
-                    return False
-            except FileNotFoundError:
-                return True  # nothing there to remove
-            made.add(sub)
-    return True
-
-
-def _discard_at(folder: int, path: str, found: os.stat_result) -> None:
-    """Remove the entry `path` of the open `folder` itself (a link, not what it points to);
-    the folders above it are known to be real."""
-    if stat.S_ISDIR(found.st_mode):  # another user's folder
-        if sys.version_info >= (3, 11):
-            shutil.rmtree(path, dir_fd=folder)
-        else:
-            shutil.rmtree(f"/proc/self/fd/{folder}/{path}")
-    else:
-        os.unlink(path, dir_fd=folder)
-
-
-def _is_file(path: Path) -> bool:
-    """A plain file of ours at `path` itself (a link to one is not)."""
-    try:
-        return mine(os.lstat(path), stat.S_IFREG)
-    except OSError:
-        return False
-
-
-def _is_folder(path: Path) -> bool:
-    try:
-        return mine(os.lstat(path), stat.S_IFDIR)
-    except OSError:
-        return False
-
-
-def _exists(path: Path) -> bool:
-    """Anything at `path`, a dangling link too."""
-    try:
-        os.lstat(path)
-    except OSError:
-        return False
-    return True
-
-
-def _replace_marker(folder: int, name: str, data: bytes) -> None:
-    """A marker file of the open `folder`, made anew: never written through a link."""
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(name, dir_fd=folder)
-    descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                         | os.O_CLOEXEC, 0o644, dir_fd=folder)
-    try:
-        os.write(descriptor, data)
-    finally:
-        os.close(descriptor)
-
-
 def _link_copy(folder: Path, entries: dict[str, Entry], out: Path, fingerprint: str) -> Path:
     """A new folder beside `out` of hard links to the files of `folder` (with its marker):
     raise OSError if one of them is not as `entries` has it."""
@@ -695,7 +621,7 @@ def _link_copy(folder: Path, entries: dict[str, Entry], out: Path, fingerprint: 
         try:
             made = {""}
             for path, entry in entries.items():
-                _make_folders(path, made, target)
+                make_folders(path, made, target)
                 stat = os.stat(path, dir_fd=source, follow_symlinks=False)
                 if (stat.st_size, stat.st_mtime_ns, stat.st_ino) != entry[1:]:
                     raise OSError(f"{path} changed in {folder}")
@@ -747,7 +673,7 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
         _, twin, record = _record(out, cache_dir)
         files = record.get("twin")
         if not files or record["fingerprints"].get("twin") != fingerprint \
-                or _exists(twin / DIRTY) or not _is_folder(twin):
+                or exists(twin / DIRTY) or not is_folder(twin):
             return None
         _link_copy(twin, files, out, fingerprint).rename(out)
     except (OSError, KeyError, AttributeError):
@@ -764,7 +690,7 @@ def _empty_later(trash: Path) -> None:
     some disks, and the build does not wait for it. Where there is no `sh` to start
     it, a thread of this process deletes what it can before the command ends."""
     try:
-        if not _is_folder(trash):
+        if not is_folder(trash):
             return
         folders = [str(folder) for folder in trash.iterdir()]
     except OSError:
@@ -834,7 +760,7 @@ def _write_manifest(folder: int, fingerprint: str) -> None:
     text = json.dumps({"talkpages": "This folder is written by talkpages; each build "
                        "makes it match the site exactly.", "fingerprint": fingerprint},
                       indent=0)
-    _replace_marker(folder, MARKER, (text + "\n").encode())
+    replace_marker(folder, MARKER, (text + "\n").encode())
 
 
 def _exchange_or_rename(twin: Path, out_dir: Path) -> None:

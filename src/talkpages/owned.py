@@ -1,0 +1,190 @@
+"""What talkpages makes and keeps on disk, kept its own: files and folders are made,
+read and removed without ever following a link.
+
+A site folder, its cache folder and its output folder may have come from a stranger's
+repository, with links and pipes where talkpages expects its files. Each function here
+looks at what stands at a path (lstat, O_NOFOLLOW) before it uses it; what is not a
+plain file or folder of this user's is removed where it stands, never followed and never
+deleted through; new files are created, never opened over another (O_EXCL).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+
+def mine(status: os.stat_result, kind: int) -> bool:
+    """A plain file (`stat.S_IFREG`) or folder (`stat.S_IFDIR`) of this user's?"""
+    return stat.S_IFMT(status.st_mode) == kind and status.st_uid == os.geteuid()
+
+
+def open_folder(path: Path) -> int:
+    """`path` open as a folder of this user's, made if missing; whatever else stood there
+    (a link, a file, another user's folder) is removed first, not followed."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        found = None
+    if found is not None and not mine(found, stat.S_IFDIR):
+        discard(path, found)
+        found = None
+    if found is None:
+        os.mkdir(path, 0o755)
+    folder = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    if not mine(os.fstat(folder), stat.S_IFDIR):  # replaced meanwhile
+        os.close(folder)
+        raise OSError(errno.EPERM, "not a folder of this user's", str(path))
+    return folder
+
+
+def tidy(path: Path, folder: int | Path, kinds: dict[str, int] | None = None) -> None:
+    """Remove every entry of `folder` (at `path`; open, or a path already checked) that
+    is not a plain file or folder of this user's, or not of its kind in `kinds`."""
+    with os.scandir(folder) as entries:  # type: ignore[type-var]
+        found = [(entry.name, entry.stat(follow_symlinks=False)) for entry in entries]
+    for name, status in found:
+        kind = (kinds or {}).get(name, stat.S_IFMT(status.st_mode))
+        if kind not in (stat.S_IFREG, stat.S_IFDIR) or not mine(status, kind):
+            discard(path / name, status)
+
+
+def discard(path: Path, status: os.stat_result) -> None:
+    """Remove what stands at `path` itself: a link goes, what it points to stays."""
+    if stat.S_ISDIR(status.st_mode):
+        shutil.rmtree(path)  # never follows links (shutil.rmtree.avoids_symlink_attacks)
+    else:
+        os.unlink(path)
+
+
+def read_file(path: Path, limit: int = 1 << 40) -> bytes:
+    """The bytes of a plain file of this user's at `path`, not through a link (OSError
+    otherwise): a pipe would block, a link could read anything."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not mine(os.fstat(descriptor), stat.S_IFREG):
+            raise OSError(errno.EPERM, "not a file of this user's", str(path))
+        chunks = []
+        while limit > 0:
+            chunk = os.read(descriptor, min(limit, 1 << 24))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            limit -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+def write_new(path: Path, data: bytes) -> None:
+    """Create `path` with `data`; never through a link or over another file."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                         | os.O_CLOEXEC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view):]
+    finally:
+        os.close(descriptor)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Whole or not at all: a new file of a name no one can guess, renamed over `path`
+    (a rename replaces a link at `path` itself, never what it points to)."""
+    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+    write_new(temporary, data)
+    try:
+        os.replace(temporary, path)
+    except OSError:
+        os.unlink(temporary)
+        raise
+
+
+def make_folders(path: str, made: set[str], folder: int) -> None:
+    """The folders of `path` in the folder open as `folder`, each a real folder of ours
+    (a link or a file where one should be is removed first); `made`: those there are."""
+    parent = path.rpartition("/")[0]
+    if parent not in made:
+        parts = parent.split("/")
+        for end in range(1, len(parts) + 1):
+            sub = "/".join(parts[:end])
+            if sub not in made:
+                try:
+                    os.mkdir(sub, dir_fd=folder)
+                except FileExistsError:  # its parents are checked: it is what it says
+                    found = os.stat(sub, dir_fd=folder, follow_symlinks=False)
+                    if not mine(found, stat.S_IFDIR):
+                        discard_at(folder, sub, found)
+                        os.mkdir(sub, dir_fd=folder)
+                made.add(sub)
+
+
+def real_folders(path: str, made: set[str], folder: int) -> bool:
+    """Are the folders of `path` real folders of ours (not links), as far as they go?"""
+    parent = path.rpartition("/")[0]
+    if parent in made:
+        return True
+    parts = parent.split("/")
+    for end in range(1, len(parts) + 1):
+        sub = "/".join(parts[:end])
+        if sub not in made:
+            try:
+                if not mine(os.stat(sub, dir_fd=folder, follow_symlinks=False), stat.S_IFDIR):
+                    return False
+            except FileNotFoundError:
+                return True  # nothing there to remove
+            made.add(sub)
+    return True
+
+
+def discard_at(folder: int, path: str, found: os.stat_result) -> None:
+    """Remove the entry `path` of the open `folder` itself (a link, not what it points to);
+    the folders above it are known to be real."""
+    if stat.S_ISDIR(found.st_mode):  # another user's folder
+        if sys.version_info >= (3, 11):
+            shutil.rmtree(path, dir_fd=folder)
+        else:
+            shutil.rmtree(f"/proc/self/fd/{folder}/{path}")
+    else:
+        os.unlink(path, dir_fd=folder)
+
+
+def is_file(path: Path) -> bool:
+    """A plain file of ours at `path` itself (a link to one is not)."""
+    try:
+        return mine(os.lstat(path), stat.S_IFREG)
+    except OSError:
+        return False
+
+
+def is_folder(path: Path) -> bool:
+    try:
+        return mine(os.lstat(path), stat.S_IFDIR)
+    except OSError:
+        return False
+
+
+def exists(path: Path) -> bool:
+    """Anything at `path`, a dangling link too."""
+    try:
+        os.lstat(path)
+    except OSError:
+        return False
+    return True
+
+
+def replace_marker(folder: int, name: str, data: bytes) -> None:
+    """A marker file of the open `folder`, made anew: never written through a link."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(name, dir_fd=folder)
+    descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                         | os.O_CLOEXEC, 0o644, dir_fd=folder)
+    try:
+        os.write(descriptor, data)
+    finally:
+        os.close(descriptor)
