@@ -538,8 +538,8 @@ def main() -> int:
     # As on a user's machine: talkpages' bytecode is cached (the environment of some
     # machines turns that off), and compiled once before anything is timed.
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([sys.executable, "-c", "import talkpages.cli, talkpages.build, "
-                    "talkpages.delta"], check=True)
+    subprocess.run([sys.executable, "-c", "import talkpages.commands.cli, "
+                    "talkpages.build.pipeline, talkpages.build.delta"], check=True)
 
     hugo = None if args.no_hugo else shutil.which("hugo")
     hugo_version = None

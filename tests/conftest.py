@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from talkpages import cli
-from talkpages.build import BuildResult, render
-from talkpages.loader import LoadOptions
+from talkpages.build.pipeline import BuildResult, render
+from talkpages.commands import cli
+from talkpages.content.loader import LoadOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -55,9 +55,9 @@ def outputs(result: BuildResult) -> dict[str, bytes]:
 def build_with_cache(site: Path, out: Path) -> tuple[BuildResult, object, dict[str, bytes]]:
     """A build as `talkpages build` runs it (the site's lasting cache, the inputs known
     file by file): its result, its cache and the files of the output but the marker."""
-    from talkpages.build import build
-    from talkpages.fingerprint import read_inputs
-    from talkpages.store import DiskCache
+    from talkpages.build.fingerprint import read_inputs
+    from talkpages.build.pipeline import build
+    from talkpages.build.store import DiskCache
 
     inputs = read_inputs(site, {"now": NOW.isoformat()})
     cache = DiskCache.open(site)
@@ -74,7 +74,7 @@ def build_with_cache(site: Path, out: Path) -> tuple[BuildResult, object, dict[s
 @pytest.fixture(scope="session")
 def example_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example site of the repository, built once for the tests that only read it."""
-    from talkpages.build import build
+    from talkpages.build.pipeline import build
 
     out = tmp_path_factory.mktemp("example") / "public"
     assert build(ROOT, out, LoadOptions(now=NOW)).ok

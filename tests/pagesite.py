@@ -11,8 +11,8 @@ import struct
 import zlib
 from pathlib import Path
 
-from talkpages.build import build
-from talkpages.loader import LoadOptions
+from talkpages.build.pipeline import build
+from talkpages.content.loader import LoadOptions
 
 from conftest import NOW, talk
 

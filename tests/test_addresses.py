@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.importers import import_site
+from talkpages.commands.importers import import_site
 
 from conftest import NOW, MakeSite, render_site, talk
 
@@ -83,7 +83,7 @@ def test_distinct_tags_and_speakers_merged_no_more(make_site: MakeSite) -> None:
         "talks/c.md": talk("C", "2019-03-01", 'tags = ["c", "云原生", "ASP.NET", "F♯"]')})
     result = render_site(site)
     assert result.ok and result.site is not None
-    from talkpages.taxonomy import by_speaker, by_tag
+    from talkpages.content.taxonomy import by_speaker, by_tag
 
     tags = {g.slug: (g.name, [t.slug for t in g.talks]) for g in by_tag(result.site)}
     assert tags == {"c-plus-plus": ("C++", ["a"]), "c-sharp": ("C#", ["b"]), "c": ("c", ["c"]),
@@ -101,8 +101,8 @@ def test_distinct_tags_and_speakers_merged_no_more(make_site: MakeSite) -> None:
 
 
 def test_distinct_tags_and_speakers_merged_keep_the_slugs_of_names_without_symbols() -> None:
-    from talkpages.model import slugify
-    from talkpages.taxonomy import speaker_slug, tag_slug
+    from talkpages.content.model import slugify
+    from talkpages.content.taxonomy import speaker_slug, tag_slug
 
     for name in ["Kubernetes", "SIG Scheduling", "Node.js", "Déjà vu", "华为", "#hacktoberfest",
                  "v1.2", "Klaus Ma", "R&D", "José García"]:

@@ -22,8 +22,8 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
 
-from talkpages import taxonomy
-from talkpages.model import Site
+from talkpages.content import taxonomy
+from talkpages.content.model import Site
 
 from browser import ARGS, ARTIFACTS, AXE, AXE_TAGS, CHROMIUM, require_axe, require_browser, serve
 from conftest import ROOT, render_site

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.writer import MARKER
+from talkpages.build.writer import MARKER
 
 from conftest import NOW, ROOT, MakeSite, talk
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from talkpages import signed, store, writer
+from talkpages.build import signed, store, writer
 
 from conftest import MakeSite, talk
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.characters import FORBIDDEN
-from talkpages.config import Config, load_config
-from talkpages.frontmatter import split
-from talkpages.markup import to_html
-from talkpages.model import make_talk
-from talkpages.speakers import load_speakers
+from talkpages.content.characters import FORBIDDEN
+from talkpages.content.config import Config, load_config
+from talkpages.content.frontmatter import split
+from talkpages.content.model import make_talk
+from talkpages.content.speakers import load_speakers
+from talkpages.output.markup import to_html
 
 PATH = Path("talks/t.md")
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from talkpages import lint, model
-from talkpages.lint import edit_distance, suggest
+from talkpages.content import lint, model
+from talkpages.content.lint import edit_distance, suggest
 
 from conftest import NOW, ROOT, MakeSite, talk
 

@@ -117,7 +117,7 @@ def test_build_base_url_notaurl_no_longer_blames_talkpages_toml(make_site: MakeS
 
 
 def test_base_url_override_is_not_blamed_on_talkpages_toml(make_site: MakeSite) -> None:
-    from talkpages.config import load_config
+    from talkpages.content.config import load_config
 
     site = make_site({"talkpages.toml": 'title = "T"\nbase_url = "https://example.org/"\n'})
     config, problems = load_config(site, {"base_url": "notaurl"})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.config import CONFIG_NAME, Config, check_timezone, load_config
+from talkpages.content.config import CONFIG_NAME, Config, check_timezone, load_config
 from talkpages.diagnostics import Diagnostic
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from talkpages import console as console_module
-from talkpages.console import Console
+from talkpages.commands import console as console_module
+from talkpages.commands.console import Console
 from talkpages.diagnostics import Diagnostic
 
 from conftest import NOW, MakeSite, talk

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from talkpages.config import Config
-from talkpages.loader import load_talk
-from talkpages.model import slugify
+from talkpages.content.config import Config
+from talkpages.content.loader import load_talk
+from talkpages.content.model import slugify
 
 from conftest import SHARED
 

@@ -23,8 +23,8 @@ import pytest
 
 import feedclients
 from icslint import lint
-from talkpages.build import build
-from talkpages.loader import LoadOptions
+from talkpages.build.pipeline import build
+from talkpages.content.loader import LoadOptions
 
 from conftest import ROOT, MakeSite, require_tool, talk
 

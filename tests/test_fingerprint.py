@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from talkpages.fingerprint import read_inputs
+from talkpages.build.fingerprint import read_inputs
 
 from conftest import MakeSite, talk
 

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from talkpages import formatting
-from talkpages.times import Schedule
+from talkpages.content.times import Schedule
+from talkpages.output import formatting
 
 MADRID = ZoneInfo("Europe/Madrid")
 

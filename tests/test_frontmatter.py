@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from talkpages.frontmatter import FrontMatterError, split
+from talkpages.content.frontmatter import FrontMatterError, split
 
 TOML_FILE = """\
 +++

@@ -15,10 +15,10 @@ import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from talkpages.build import render
-from talkpages.config import Config
-from talkpages.loader import LoadOptions, load_talk
-from talkpages.model import KNOWN_KEYS
+from talkpages.build.pipeline import render
+from talkpages.content.config import Config
+from talkpages.content.loader import LoadOptions, load_talk
+from talkpages.content.model import KNOWN_KEYS
 
 from conftest import NOW, SEED, SHARED
 
@@ -121,7 +121,7 @@ def test_real_files_with_damaged_bytes_give_a_talk_or_errors(tmp_path_factory, s
 @given(front_matter)
 def test_rtoml_and_tomllib_read_any_front_matter_alike(data) -> None:
     """The fast TOML reader gives what the standard library gives, offsets included."""
-    from talkpages.frontmatter import parse_toml, tomllib
+    from talkpages.content.frontmatter import parse_toml, tomllib
 
     try:
         source = tomli_w.dumps(data)
@@ -135,7 +135,7 @@ def test_rtoml_and_tomllib_read_any_front_matter_alike(data) -> None:
 
 @given(st.text(max_size=300))
 def test_rtoml_and_tomllib_accept_and_reject_the_same_text(text) -> None:
-    from talkpages.frontmatter import FrontMatterError, parse_toml, tomllib
+    from talkpages.content.frontmatter import FrontMatterError, parse_toml, tomllib
 
     try:
         expected = tomllib.loads(text)

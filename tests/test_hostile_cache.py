@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from talkpages import signed
-from talkpages.cachedir import CACHE_DIR
+from talkpages.build import signed
+from talkpages.build.cachedir import CACHE_DIR
 
 from conftest import MakeSite, talk
 

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import talkpages
-from talkpages.characters import FORBIDDEN
+from talkpages.content.characters import FORBIDDEN
 from test_frontmatter import yaml_alias_bomb
 from test_mathml import Tags
 

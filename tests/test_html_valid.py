@@ -10,8 +10,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from talkpages.build import build
-from talkpages.loader import LoadOptions
+from talkpages.build.pipeline import build
+from talkpages.content.loader import LoadOptions
 
 from conftest import NOW, ROOT, MakeSite, require_tool, talk
 from pagesite import build_pages_site

@@ -10,8 +10,8 @@ import icalendar
 import pytest
 
 from icslint import lint
-from talkpages import ics
-from talkpages.vtimezone import vtimezone
+from talkpages.output import ics
+from talkpages.output.vtimezone import vtimezone
 
 from conftest import MakeSite, outputs, render_site, talk
 
@@ -229,7 +229,7 @@ def test_feeds_per_tag_per_speaker_and_per_talk(make_site: MakeSite) -> None:
 def test_google_and_outlook_links_carry_the_same_times(make_site: MakeSite) -> None:
     from urllib.parse import parse_qs, urlsplit
 
-    from talkpages import ical
+    from talkpages.output import ical
 
     site_dir = make_site({"talks/x.md": talk("X & Y", "2019-05-22T14:50:00",
                                              'date_end = 2019-05-22T15:25:00\n'

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from talkpages import ics
+from talkpages.output import ics
 
 
 def test_text_escaping_and_no_property_injection() -> None:

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.config import Config
-from talkpages.frontmatter import split
-from talkpages.importers import import_site
-from talkpages.importers.convert import raw_body
-from talkpages.importers.hugo import split_language
-from talkpages.loader import load_talk
-from talkpages.model import slugify
+from talkpages.commands.importers import import_site
+from talkpages.commands.importers.convert import raw_body
+from talkpages.commands.importers.hugo import split_language
+from talkpages.content.config import Config
+from talkpages.content.frontmatter import split
+from talkpages.content.loader import load_talk
+from talkpages.content.model import slugify
 
 from conftest import NOW, SHARED, MakeSite, talk
 

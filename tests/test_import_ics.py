@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import feedclients
-from talkpages.build import build, render
-from talkpages.loader import LoadOptions
+from talkpages.build.pipeline import build, render
+from talkpages.content.loader import LoadOptions
 
 from conftest import require_tool
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from talkpages import jsonld
+from talkpages.output import jsonld
 
 from conftest import MakeSite, outputs, render_site, talk
 

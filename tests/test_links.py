@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build import build
-from talkpages.fingerprint import read_inputs
-from talkpages.importers import import_site
-from talkpages.loader import LoadOptions
-from talkpages.store import DiskCache
+from talkpages.build.fingerprint import read_inputs
+from talkpages.build.pipeline import build
+from talkpages.build.store import DiskCache
+from talkpages.commands.importers import import_site
+from talkpages.content.loader import LoadOptions
 
 from conftest import NOW, MakeSite, outputs, render_site, talk
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from talkpages.content.loader import LoadOptions, find_talk_files, load_site
+from talkpages.content.model import Site
 from talkpages.diagnostics import Diagnostic
-from talkpages.loader import LoadOptions, find_talk_files, load_site
-from talkpages.model import Site
 
 from conftest import NOW, talk
 

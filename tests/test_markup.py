@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from talkpages.markup import to_html
+from talkpages.output.markup import to_html
 
 
 def test_empty_body_gives_no_html():

@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from talkpages import mathml
-from talkpages.markup import to_html
+from talkpages.output import mathml
+from talkpages.output.markup import to_html
 
 
 def test_inline_and_display_math_become_mathml() -> None:

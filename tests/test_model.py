@@ -8,11 +8,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from talkpages.config import Config
+from talkpages.content.config import Config
+from talkpages.content.frontmatter import split
+from talkpages.content.loader import LoadOptions, load_site
+from talkpages.content.model import Address, Link, Talk, is_safe_url, make_talk, slugify
 from talkpages.diagnostics import Diagnostic
-from talkpages.frontmatter import split
-from talkpages.loader import LoadOptions, load_site
-from talkpages.model import Address, Link, Talk, is_safe_url, make_talk, slugify
 
 from conftest import NOW, SEED
 

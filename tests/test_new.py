@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from talkpages import scaffold
-from talkpages.config import Config
-from talkpages.scaffold import NewTalk, ascii_slug, slug_for
+from talkpages.commands import scaffold
+from talkpages.commands.scaffold import NewTalk, ascii_slug, slug_for
+from talkpages.content.config import Config
 
 from conftest import NOW, MakeSite, talk
 
@@ -65,7 +65,7 @@ def test_new_writes_toml_that_loads_with_every_field(make_site: MakeSite, run_cl
     assert 'timezone = "Europe/Madrid"' in text
     assert "## Outline" in text
 
-    from talkpages.loader import load_talk
+    from talkpages.content.loader import load_talk
     loaded, problems = load_talk(path, "intro-kubernetes-batch-scheduling", Config())
     assert loaded is not None and not [p for p in problems if p.is_error]
     assert loaded.title == 'Intro: Kubernetes "Batch" Scheduling'

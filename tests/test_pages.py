@@ -9,7 +9,7 @@ from posixpath import normpath
 
 import pytest
 
-from talkpages.theme import hashed_name
+from talkpages.output.theme import hashed_name
 
 from conftest import MakeSite, outputs, render_site, talk
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from talkpages import parallel
-from talkpages.build import build, render
+from talkpages.build import parallel
+from talkpages.build.pipeline import build, render
+from talkpages.content.loader import LoadOptions
 from talkpages.diagnostics import BuildError
-from talkpages.loader import LoadOptions
 
 from conftest import NOW, MakeSite, talk
 

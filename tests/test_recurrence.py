@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from talkpages.recurrence import occurrences, parse
-from talkpages.rulecheck import RecurrenceError
-from talkpages.times import Schedule
+from talkpages.content.recurrence import occurrences, parse
+from talkpages.content.rulecheck import RecurrenceError
+from talkpages.content.times import Schedule
 
 from conftest import MakeSite, talk
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.config import Config
-from talkpages.loader import load_talk
+from talkpages.content.config import Config
+from talkpages.content.loader import load_talk
 
 from conftest import MakeSite, render_site, talk
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.safefile import create_new
+from talkpages.commands.safefile import create_new
 
 
 def test_creates_the_file_and_leaves_no_temporary(tmp_path: Path) -> None:

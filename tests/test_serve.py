@@ -27,10 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.console import Console
-from talkpages.devhttp import inject, request_path
-from talkpages.hosts import HostPolicy
-from talkpages.serve import DevServer
+from talkpages.commands.console import Console
+from talkpages.commands.devhttp import inject, request_path
+from talkpages.commands.hosts import HostPolicy
+from talkpages.commands.serve import DevServer
 
 from conftest import NOW, MakeSite, talk
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from io import StringIO
 
-from talkpages.console import Console
-from talkpages.serve import DevServer
+from talkpages.commands.console import Console
+from talkpages.commands.serve import DevServer
 
 from browser import ARGS, CHROMIUM, require_browser
 from conftest import NOW, MakeSite, talk

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from talkpages import signed, store
-from talkpages.store import DiskCache
+from talkpages.build import signed, store
+from talkpages.build.store import DiskCache
 
 from conftest import NOW, MakeSite, build_with_cache, render_site, talk
 
@@ -139,7 +139,7 @@ def test_talks_read_by_another_version_of_talkpages_are_read_again(
         make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Regression: a parsed talk was kept by its file, slug and config alone, so a new
     talkpages that reads files otherwise (a fix to times, say) went on using the old."""
-    from talkpages import cache as caches
+    from talkpages.build import cache as caches
 
     site = files(make_site)
     built(site, tmp_path / "out")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from talkpages import taxonomy
-from talkpages.speakers import load_speakers
+from talkpages.content import taxonomy
+from talkpages.content.speakers import load_speakers
 
 from conftest import MakeSite, render_site, talk
 

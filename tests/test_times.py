@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from talkpages.times import ScheduleError, parse_moment, resolve, utc_offset, zone_label
+from talkpages.content.times import ScheduleError, parse_moment, resolve, utc_offset, zone_label
 
 UTC = timezone.utc
 PLUS2 = timezone(timedelta(hours=2))

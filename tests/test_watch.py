@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from talkpages.watch import Watcher, ignored, scan
+from talkpages.commands.watch import Watcher, ignored, scan
 
 
 def test_editor_litter_is_ignored() -> None:

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from talkpages.build import build
-from talkpages.loader import LoadOptions
+from talkpages.build.pipeline import build
+from talkpages.content.loader import LoadOptions
 
 from browser import ARGS, CHROMIUM, require_browser, serve
 from conftest import NOW, MakeSite

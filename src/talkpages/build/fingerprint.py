@@ -1,0 +1,104 @@
+"""Is the output already what a build would write? Answered in a few milliseconds.
+
+A build records a fingerprint of everything it read, in the output's marker and in the
+signed record of the output (writer.py): the size, modification time and inode of
+every file under talks/, layouts/ and assets/ (the site's and the built-in theme's), of
+talkpages.toml and speakers.toml, of talkpages' own code, and the options (`--now`,
+`--drafts`, `--future`, `--base-url`). When the next build finds the same fingerprint,
+and every file of the output as that build left it, it has nothing to do, as make
+decides from file times (writer.up_to_date); when the output folder is gone, it makes
+it again from the twin that build left (writer.restore). Any change to a file, a new
+or removed file, another option or another version of talkpages gives another
+fingerprint, and a real build. Without `--now` (or SOURCE_DATE_EPOCH) the build time is
+the clock's, which changes the feeds' DTSTAMP, so every build is a real one.
+
+Standard library only: `talkpages build` answers before it imports its renderer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a build reads, by file times: the files under talks/, one by one (a build
+    that finds only talk files changed redoes only their outputs: delta.py), and a
+    digest of all the rest."""
+
+    talks: dict[str, tuple[int, int, int] | str]  # path -> size, mtime_ns, inode (or error)
+    rest: str
+
+    @property
+    def fingerprint(self) -> str:
+        digest = hashlib.blake2b(self.rest.encode(), digest_size=16)
+        digest.update(repr(self.talks).encode("utf-8", "surrogateescape"))  # ordered: sorted
+        return digest.hexdigest()
+
+
+def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr(sorted(options.items())).encode())
+    for name in ("talkpages.toml", "speakers.toml"):
+        _add_file(digest, site_dir / name, name)
+    for folder in (site_dir / "layouts", site_dir / "assets", PACKAGE, PACKAGE / "theme",
+                   PACKAGE.parent.parent / "layouts", PACKAGE.parent.parent / "assets"):
+        listing = _tree(folder, code=folder is PACKAGE, hidden=folder is not PACKAGE)
+        digest.update(f"[{folder}]\n".encode("utf-8", "surrogateescape"))
+        for path, stat in listing.items():
+            digest.update(f"{path}\0{stat}\n".encode("utf-8", "surrogateescape"))
+    return Inputs(_tree(site_dir / "talks"), digest.hexdigest())
+
+
+def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
+    try:
+        stat = path.stat()
+        digest.update(f"{label}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\n"
+                      .encode("utf-8", "surrogateescape"))
+    except OSError as exc:
+        digest.update(f"{label}\0{type(exc).__name__}\n".encode("utf-8", "surrogateescape"))
+
+
+def _tree(folder: Path, code: bool = False, hidden: bool = False,
+          ) -> dict[str, tuple[int, int, int] | str]:
+    """Every file under `folder` (skipping __pycache__, hidden folders unless `hidden`:
+    a theme publishes those too, and for talkpages' own `code` its installed theme, listed
+    on its own), by path, with its size, modification time and
+    inode, or the error met reading it. Links are followed as the loader follows them,
+    each folder once: a link that loops is walked no further."""
+    found: dict[str, tuple[int, int, int] | str] = {}
+    stack = [str(folder)]
+    seen: set[tuple[int, int]] = set()
+    while stack:
+        current = stack.pop()
+        try:
+            status = os.stat(current)
+        except OSError as exc:
+            found[current] = type(exc).__name__
+            continue
+        if (status.st_dev, status.st_ino) in seen:
+            found[current] = "loop"
+            continue
+        seen.add((status.st_dev, status.st_ino))
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except OSError as exc:
+            found[current] = type(exc).__name__
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    if not (code and entry.name == "theme") and entry.name != "__pycache__" \
+                            and (hidden or not entry.name.startswith(".")):
+                        stack.append(entry.path)
+                    continue
+                stat = entry.stat()
+                found[entry.path] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+            except OSError as exc:  # a broken link or a loop: the build will say so
+                found[entry.path] = type(exc).__name__
+    return found

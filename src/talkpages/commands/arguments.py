@@ -1,0 +1,180 @@
+"""The command line's words: every command and option, each value checked as it is
+read, so that a wrong one is a usage error naming its option (exit 2) before any work.
+Kept apart from the commands (cli.py), and light: what an option needs is imported
+only when the option is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+
+UTC = timezone.utc
+
+
+def build_time(text: str | None) -> datetime:
+    """`--now`, else SOURCE_DATE_EPOCH, else the clock; naive values are UTC. Raises
+    ValueError (or OverflowError, for a time past year 9999) for a value that is not
+    a time."""
+    if text:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch:
+        return datetime.fromtimestamp(int(epoch), UTC)
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def checked_time(args: argparse.Namespace) -> str | None:
+    """What is wrong with the build time a command would take, if anything: `--now` is
+    checked as it is read, but SOURCE_DATE_EPOCH comes from the environment."""
+    try:
+        build_time(getattr(args, "now", None))
+    except (ValueError, OverflowError, OSError):
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+        return (f"SOURCE_DATE_EPOCH={epoch!r} is not a time: expected whole seconds since "
+                "1970-01-01 UTC, such as 1558529400")
+    return None
+
+
+def _iso_datetime(text: str) -> str:
+    try:
+        build_time(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO date-time such as 2019-05-01T00:00:00Z") from None
+    except OverflowError:
+        raise argparse.ArgumentTypeError(f"{text!r} is after the year 9999 in UTC") from None
+    return text
+
+
+def _base_url(text: str) -> str:
+    """`--base-url`, checked by the config's own rule, so that a wrong value is blamed on
+    the option, not on a talkpages.toml that may not exist."""
+    from ..content.config import OPTIONS
+
+    try:
+        OPTIONS["base_url"](text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
+    return text
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port: expected a number from 0 to 65535 (0 for any free one)")
+    return port
+
+
+def _checked(name: str) -> Callable[[str], Any]:
+    """An argparse type from `scaffold.<name>`, a parser raising ValueError with a message
+    for people; scaffold is imported only when `new` uses it (it is slow to import)."""
+    def convert(text: str) -> Any:
+        from . import scaffold
+
+        try:
+            return getattr(scaffold, name)(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = name.replace("parse_", "")
+    return convert
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="talkpages",
+        description="Turn a folder of talk files into a talks microsite with a calendar feed.")
+    parser.add_argument("--version", action="version", version=f"talkpages {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def source(command: argparse.ArgumentParser) -> None:
+        command.add_argument("-s", "--source", metavar="SITE_DIR", type=Path, default=Path("."),
+                             help="the site folder, holding talks/ (default: .)")
+
+    def site_options(command: argparse.ArgumentParser) -> None:
+        source(command)
+        command.add_argument("--drafts", action="store_true", help="include draft talks")
+        command.add_argument("--future", action="store_true",
+                             help="include talks whose publishDate is in the future")
+        command.add_argument("--now", metavar="ISO-DATETIME", type=_iso_datetime,
+                             help="the build time, for reproducible builds (default: "
+                             "SOURCE_DATE_EPOCH, else the clock)")
+
+    def output_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+        command.add_argument("-v", "--verbose", action="store_true", help="print more detail")
+
+    build = commands.add_parser("build", help="build the site",
+                                description="Build the site into OUT_DIR.")
+    site_options(build)
+    build.add_argument("-o", "--output", metavar="OUT_DIR", type=Path,
+                       help="where to write the site (default: SITE_DIR/public)")
+    build.add_argument("--base-url", metavar="URL", type=_base_url,
+                       help="the address the site is published at (overrides the config)")
+    output_options(build)
+
+    check = commands.add_parser(
+        "check", help="check the site, write nothing",
+        description="Load and validate every talk; print every error and warning, grouped "
+        "by file; exit 1 if there is an error (or a warning, with --strict).")
+    site_options(check)
+    check.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check.add_argument("--format", choices=("text", "json"), default="text",
+                       help="json: one JSON document on stdout, for editors and CI")
+
+    new = commands.add_parser(
+        "new", help="create a talk file",
+        description="Write talks/<slug>.md (or talks/<slug>/index.md with --bundle) with "
+        "TOML front matter. In a terminal, asks for what the options do not give.")
+    new.add_argument("title", nargs="?", help="the talk's title")
+    source(new)
+    new.add_argument("--date", type=_checked("parse_start"), metavar="DATETIME",
+                     help="start, local time at the venue: 2019-05-22T14:50, or a day "
+                     "(default: today)")
+    new.add_argument("--end", type=_checked("parse_end"), metavar="TIME",
+                     help="end: a time on the same day (15:25), a date-time or a last day")
+    new.add_argument("--timezone", type=_checked("parse_zone"), metavar="ZONE",
+                     help="IANA name of the venue's zone, such as Europe/Madrid")
+    new.add_argument("--event", default="", help="the event's name")
+    new.add_argument("--event-url", default="", metavar="URL", help="the event's site")
+    new.add_argument("--location", default="", help="such as \"Barcelona, Spain\"")
+    new.add_argument("--author", action="append", default=[], metavar="NAME",
+                     help="a speaker (repeat for several; default: the site's author)")
+    new.add_argument("--slug", type=_checked("parse_slug"),
+                     help="the page's address (default: from the title)")
+    new.add_argument("--bundle", action="store_true",
+                     help="a page bundle, talks/<slug>/index.md, for slides and images")
+
+    serve = commands.add_parser(
+        "serve", help="serve the site, rebuilding and reloading on change",
+        description="Build the site in memory, serve it, watch talks/, layouts/, assets/ "
+        "and the config, rebuild on change and reload open browser tabs. Writes nothing.")
+    site_options(serve)
+    serve.add_argument("--port", type=_port, default=1313, help="default: 1313; 0 for any free")
+    serve.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
+                       help="default: 127.0.0.1 (this computer only)")
+    output_options(serve)
+
+    imports = commands.add_parser(
+        "import", help="import the talks of a Hugo or academicpages site, or a calendar",
+        description="Convert the talk files of another site, or the events of an iCalendar "
+        "file, into talks/ of SITE_DIR. Never overwrites; safe to run again.")
+    imports.add_argument("kind", choices=("hugo", "academicpages", "ics"),
+                         help="the kind of site, or ics for a calendar file (pretalx, Indico…)")
+    imports.add_argument("path", type=Path, metavar="PATH",
+                         help="the site's folder (or a folder of its talk files); for ics, "
+                         "the .ics file")
+    source(imports)
+    output_options(imports)
+    return parser

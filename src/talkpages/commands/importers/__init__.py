@@ -1,0 +1,261 @@
+"""`talkpages import hugo|academicpages PATH`: move the talks of another site over.
+(`talkpages import ics FEED.ics` reads a calendar file instead: see ics.py.)
+
+Each source module finds the site's talk files (`find`), reads its config for the
+zone naive times were written in (`read_config`, `timezone`) and renames fields
+(`adapt`); convert.py does the rest the same way for both. Nothing is ever replaced:
+an import can run twice, and it reports every file it did not convert, and why.
+
+The zone: naive times keep their meaning. It is the old site's, from the config of
+PATH or, when PATH is a folder inside the site (`content/talk/`), of the site above it
+(`site_root`); the report says which file gave it. A new site gets a `talkpages.toml`
+with that zone; when the site has a config with another zone, each imported talk that
+relied on the old zone gets its own `timezone` line instead. With no config found at
+all, naive times are read as UTC, and a warning says so.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import tomli_w
+
+from ...content.config import CONFIG_NAME, Config, check_timezone, load_config
+from ...content.loader import TALKS_DIR, find_talk_files, load_talk
+from ...diagnostics import Diagnostic, Severity, display_path
+from ..console import plural
+from ..safefile import create_new
+from . import academicpages, hugo
+from .convert import Candidate, Converter
+
+SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
+ANCESTORS = "the folder or the folders above it"
+ZONE_KEYS = {"hugo": ("timeZone", "Hugo config"), "academicpages": ("timezone", "_config.yml")}
+
+
+@dataclass
+class ImportReport:
+    source: Path
+    found: int = 0  # talk files found
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)  # imported by an earlier run
+    copied: int = 0  # bundle files
+    failed: list[Path] = field(default_factory=list)  # not converted: see problems
+    problems: list[Diagnostic] = field(default_factory=list)
+    config_note: str = ""  # what became of the zone
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.is_error for p in self.problems)
+
+
+def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
+    report = ImportReport(source=source)
+    if kind == "ics":
+        from .ics import import_calendar
+
+        return import_calendar(source, site_dir, report)  # type: ignore[no-any-return]
+    module = SOURCES[kind]
+    if not source.is_dir():
+        report.problems.append(_not_a_folder(kind, source))
+        return report
+    root = site_root(module, source)
+    origins: dict[str, Path] = {}
+    config, found = module.read_config(root, origins) if root is not None else ({}, [])
+    report.problems += found
+    zone = _source_zone(module, config, source, report)
+    origin = _zone_origin(kind, root, origins.get("timezone"))
+    target_config, write_config = _target_config(site_dir, zone, origin, report)
+    if target_config is None:
+        return report
+    candidates = module.find(source) if kind == "academicpages" else module.find(source, config)
+    report.found = len(candidates)
+    if not candidates:
+        report.problems.append(Diagnostic(
+            source, "no talk files found", hint="give the site's folder (holding content/talk/ "
+            "or content/event/; _talks/ for academicpages) or a folder of talk files"))
+        return report
+    converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
+                          source=source, direct=kind == "hugo",
+                          static_dir=_static_dir(kind, root or source),
+                          taken=_existing_slugs(site_dir, target_config))
+    zoned = 0  # talks whose naive times were read in the old site's zone
+    for candidate in _choose(candidates, report):
+        try:
+            outcome = converter.convert(candidate)
+        except OSError as exc:  # a read-only or full disk, an unreadable bundle file
+            where = f": {exc.filename}" if exc.filename else ""
+            report.problems.append(Diagnostic(
+                candidate.path, f"not imported: {exc.strerror or exc}{where}"))
+            report.failed.append(candidate.path)
+            continue
+        report.problems += outcome.problems
+        report.copied += outcome.copied
+        if outcome.written:
+            report.written.append(outcome.written)
+        elif outcome.unchanged:
+            report.unchanged.append(outcome.unchanged)
+        if outcome.failed:
+            report.failed.append(candidate.path)
+        zoned += outcome.zoned
+    if root is None and zoned:
+        report.problems.append(_unknown_zone(kind, source, zoned))
+    if write_config and (report.written or report.unchanged):
+        _write_config(site_dir, zone, report)
+    return report
+
+
+def _not_a_folder(kind: str, source: Path) -> Diagnostic:
+    if not source.exists():
+        return Diagnostic(source, "the folder to import does not exist")
+    where = "content/talk/" if kind == "hugo" else "_talks/"
+    hint = (f"`talkpages import ics {source}` reads a calendar file"
+            if source.suffix.lower() in (".ics", ".ical", ".ifb") else
+            f"give the site's folder (holding {where}) or a folder of its talk files")
+    return Diagnostic(source, f"the path to import is a file, not a folder: import {kind} "
+                      "reads a site's folder", hint=hint)
+
+
+def site_root(module: ModuleType, source: Path) -> Path | None:
+    """The site whose config applies to `source`: `source` itself, or the nearest
+    folder above it with a config whose content folders hold it (PATH may be
+    `content/talk/`). The walk ends at a repository's root and at the home folder:
+    nothing outside the site is read, and a config above that is not this site's (its
+    content is elsewhere) is not taken."""
+    if module.config_here(source):
+        return source
+    start = Path(os.path.abspath(source))
+    try:
+        home: Path | None = Path.home()
+    except (RuntimeError, KeyError):
+        home = None
+    for folder in start.parents:
+        if module.config_here(folder):
+            config, _ = module.read_config(folder)
+            inside = any(start.is_relative_to(os.path.abspath(content))
+                         for content in module.content_dirs(folder, config))
+            return folder if inside else None
+        if (folder / ".git").exists() or folder == home:
+            return None
+    return None
+
+
+def _zone_origin(kind: str, root: Path | None, file: Path | None) -> str:
+    """Where the zone of naive times came from, for the report."""
+    key, config = ZONE_KEYS[kind]
+    if root is None:
+        return f"no {config} in {ANCESTORS}"
+    if file is None:
+        return f"no {key} in the config of {display_path(root)}"
+    return f"{key} in {display_path(file)}"
+
+
+def _unknown_zone(kind: str, source: Path, zoned: int) -> Diagnostic:
+    key, config = ZONE_KEYS[kind]
+    where = "config.toml" if kind == "hugo" else "_config.yml"
+    return Diagnostic(
+        source, f"naive times of {plural(zoned, 'talk')} were read as UTC: no {config} in "
+        f"{ANCESTORS}, so the old site's zone is unknown", severity="warning",
+        hint=f"if they are local times of another zone, give the site's folder, or write "
+        f"{key} = \"Europe/Berlin\" into a {where} in {source}, and import again into a "
+        "new folder")
+
+
+def _source_zone(module: ModuleType, config: dict[str, Any], source: Path,
+                 report: ImportReport) -> str:
+    zone: str | None = module.timezone(config)
+    if zone is None:
+        return "UTC"
+    try:
+        check_timezone(zone)
+    except ValueError as exc:
+        report.problems.append(Diagnostic(source, f"the site's time zone cannot be carried "
+                                          f"over: {exc}; naive times are read as UTC",
+                                          severity="warning"))
+        return "UTC"
+    return zone
+
+
+def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
+                   ) -> tuple[Config | None, bool]:
+    """The config of the site imported into, and whether to write one with `zone`;
+    the report says what became of the zone and where it came from (`origin`)."""
+    if not (site_dir / CONFIG_NAME).exists():
+        report.config_note = (f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone "
+                              f"({origin})" if zone != "UTC" else
+                              f"Naive times are read as UTC ({origin})")
+        return Config(timezone=zone), zone != "UTC"
+    config, problems = load_config(site_dir)
+    if any(p.is_error for p in problems):
+        report.problems += problems
+        return None, False
+    report.config_note = (f"{CONFIG_NAME} says timezone = {config.timezone!r}; talks "
+                          f"written in the old site's zone, {zone!r} ({origin}), name it "
+                          "themselves" if config.timezone != zone else
+                          f"Naive times are read in {zone!r} ({origin}), as {CONFIG_NAME} "
+                          "says")
+    return config, False
+
+
+def _write_config(site_dir: Path, zone: str, report: ImportReport) -> None:
+    path = site_dir / CONFIG_NAME
+    text = ("# Written by `talkpages import`: naive times in the talks are in this zone.\n"
+            + tomli_w.dumps({"timezone": zone}))
+    try:
+        create_new(path, text.encode("utf-8"))
+    except FileExistsError:
+        pass  # written meanwhile: _target_config read it as it was
+    except OSError as exc:
+        report.problems.append(Diagnostic(path, f"cannot write the site config: {exc}"))
+
+
+def _static_dir(kind: str, source: Path) -> Path | None:
+    folder = source / "static" if kind == "hugo" else source
+    return folder if folder.is_dir() else None
+
+
+def _existing_slugs(site_dir: Path, config: Config) -> dict[str, Path]:
+    talks = site_dir / TALKS_DIR
+    if not talks.is_dir():
+        return {}
+    taken = {}
+    for path, slug, files in find_talk_files(talks, []):
+        talk, _ = load_talk(path, slug, config, files, through_links=True)
+        taken[(talk.slug if talk else slug).lower()] = path
+    return taken
+
+
+def _choose(candidates: list[Candidate], report: ImportReport) -> list[Candidate]:
+    """One file per name: the default language's, the source rather than its render."""
+    groups: dict[str, list[Candidate]] = {}
+    for candidate in candidates:
+        groups.setdefault(candidate.name.lower(), []).append(candidate)
+    chosen = []
+    for group in groups.values():
+        group.sort(key=lambda c: c.rank)
+        winner = group[0]
+        chosen.append(winner)
+        for other in group[1:]:
+            report.problems.append(_skipped(other, winner))
+    return sorted(chosen, key=lambda c: str(c.path))
+
+
+def _skipped(other: Candidate, winner: Candidate) -> Diagnostic:
+    severity: Severity = "warning"
+    hint: str | None = None
+    if other.language != winner.language:
+        message = (f"not imported: the {other.language or 'default'}-language version of "
+                   f"{winner.path}, which is imported; a talkpages site has one language")
+        hint = "to publish this language too, import its folder into a site of its own"
+    elif (other.path.parent == winner.path.parent
+          and other.path.stem.lower() == winner.path.stem.lower()):
+        message = f"not imported: the rendered copy of {winner.path.name}, which is imported"
+    else:
+        message = f"not imported: {winner.path} has the same name, {winner.name!r}"
+        hint = "rename one of them (or give it a `slug`) and import again"
+        severity = "error"
+    return Diagnostic(other.path, message, severity=severity, hint=hint)

@@ -1,0 +1,382 @@
+"""Turn one talk file of another site into a talk file of ours, and write it safely.
+
+The conversion is checked, not trusted: the file is read through the model as the
+importer understands it (renamed fields, the old site's zone), then the TOML we would
+write is read back through the model with the new site's config, and the two talks
+must agree on every field (title, times to the offset, links, …). A file that fails
+either reading is reported with its own path and line and not written.
+
+Writing never replaces anything: a file is created with O_EXCL; one that exists with
+the same bytes counts as already imported (so an import can run twice), one that
+differs is left alone and reported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+
+from ...content import links, times
+from ...content.addresses import UNSAFE_HINT, unpublished
+from ...content.config import Config
+from ...content.frontmatter import FrontMatter, FrontMatterError, split
+from ...content.loader import BUNDLE_INDEX, MAX_FILE_BYTES, TALKS_DIR
+from ...content.model import Talk, make_talk, slugify
+from ...diagnostics import Diagnostic
+from ..safefile import create_new
+from ..scaffold import toml
+
+DATE_KEYS = frozenset({"date", "date_end", "publishdate", "lastmod", "expirydate", "page_date"})
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*([\w-]+)")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A file the importer found."""
+
+    path: Path
+    name: str  # becomes talks/<name>.md, or talks/<name>/index.md with a bundle
+    bundle: Path | None = None  # the folder whose other files go with it
+    language: str | None = None
+    rank: tuple[Any, ...] = ()  # among files with the same name, the lowest wins
+
+    @property
+    def target(self) -> Path:
+        return Path(TALKS_DIR) / self.name / BUNDLE_INDEX if self.bundle else \
+            Path(TALKS_DIR) / f"{self.name}.md"
+
+
+@dataclass
+class Adapted:
+    """Front matter in our names, with the source line of each key."""
+
+    data: dict[str, Any]
+    lines: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # remarks for the report
+
+
+Adapter = Callable[[FrontMatter, Candidate], Adapted]
+
+
+@dataclass(frozen=True)
+class Renamed(FrontMatter):
+    """Front matter in our names whose keys keep the lines they had in the source."""
+
+    lines: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def key_lines(self) -> dict[str, int]:  # type: ignore[override]
+        return dict(self.lines)
+
+
+@dataclass
+class Outcome:
+    written: Path | None = None
+    unchanged: Path | None = None
+    copied: int = 0
+    problems: list[Diagnostic] = field(default_factory=list)
+    zoned: bool = False  # its times were read in the old site's zone: naive, timed
+
+    @property
+    def failed(self) -> bool:
+        return any(p.is_error for p in self.problems)
+
+
+def bundle_files(candidate: Candidate, root: str, problems: list[Diagnostic],
+                 ) -> tuple[str, ...]:
+    """The bundle's files to copy: everything but its content files (index.*). Links
+    are followed while they stay inside the site imported from (`root`, its real
+    path), as the build follows them (links.py); one that does not is an error."""
+    if candidate.bundle is None:
+        return ()
+    found = links.walk(candidate.bundle, os.path.realpath(candidate.bundle), root, problems)
+    return tuple(sorted((name for name in found
+                         if "/" in name or not name.lower().startswith("index.")),
+                        key=lambda name: name.split("/")))
+
+
+def read_source(path: Path) -> tuple[str, FrontMatter] | list[Diagnostic]:
+    """The text and front matter of a file, or why they cannot be read."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return [Diagnostic(path, "the file is too large to be a talk file", 1, 1)]
+        raw = path.read_bytes()
+    except OSError as exc:
+        return [Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return [Diagnostic(path, "the file is not UTF-8 text", line, 1,
+                           hint="save it as UTF-8 and import again")]
+    try:
+        return text, split(text)
+    except FrontMatterError as exc:
+        return [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
+
+
+def raw_body(text: str, body_line: int) -> str:
+    """The body exactly as written (line endings included) from line `body_line` on."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    line = 1
+    for match in _NEWLINE.finditer(text):
+        line += 1
+        if line == body_line:
+            return text[match.end():]
+    return ""
+
+
+class Converter:
+    """Converts files of one source site into one talkpages site."""
+
+    def __init__(self, site_dir: Path, adapt: Adapter, source_config: Config,
+                 target_config: Config, *, source: Path, direct: bool,
+                 static_dir: Path | None = None,
+                 taken: Mapping[str, Path] | None = None) -> None:
+        self.site_dir = site_dir
+        self.source = source  # the site imported from: links are followed inside it
+        self.root = links.real(self.source)
+        self.adapt = adapt
+        self.source_config = source_config
+        self.target_config = target_config
+        self.direct = direct  # the loader reads these files as they are (Hugo's)
+        self.static_dir = static_dir
+        self.taken = dict(taken or {})  # slug -> the file that has it
+
+    def convert(self, candidate: Candidate) -> Outcome:
+        outcome = Outcome()
+        outside = links.on_the_way(candidate.path, self.source, self.root)
+        if outside is not None:
+            outcome.problems.append(outside)
+            return outcome
+        files = bundle_files(candidate, self.root, outcome.problems)
+        if outcome.failed:
+            return outcome
+        read = read_source(candidate.path)
+        if isinstance(read, list):
+            outcome.problems += read
+            return outcome
+        text, fm = read
+        slug = slugify(candidate.name)
+        adapted = self.adapt(fm, candidate)
+        values = {f.name: getattr(fm, f.name) for f in dataclasses.fields(fm)}
+        source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
+        talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config, files)
+        outcome.problems += problems
+        if talk is None:
+            return outcome
+        if self.direct:
+            as_is, _ = make_talk(fm, candidate.path, slug, self.source_config, files)
+            changed = differences(as_is, talk) if as_is else ["the whole talk"]
+            if changed:
+                return self._internal(outcome, candidate, changed)
+        outcome.zoned = (isinstance(talk.schedule.start, datetime) and talk.schedule.zone
+                         is not None and not _own(adapted.data, "timezone"))
+        document = self._document(adapted.data, fm, talk, text)
+        if isinstance(document, Diagnostic):
+            outcome.problems.append(document)
+            return outcome
+        target = self.site_dir / candidate.target
+        converted, _ = make_talk(split(document), target, slug, self.target_config, files)
+        changed = differences(talk, converted) if converted else ["the whole talk"]
+        if changed:
+            return self._internal(outcome, candidate, changed)
+        owner = self.taken.get(talk.slug.lower())
+        if owner is not None and owner.resolve() != target.resolve():
+            outcome.problems.append(Diagnostic(
+                candidate.path, f"not imported: the slug {talk.slug!r} belongs to {owner}",
+                1, 1, hint="give one of them another `slug = \"…\"`"))
+            return outcome
+        outcome.problems += self._remarks(candidate, talk, fm, adapted, files)
+        self._write(candidate, target, document.encode("utf-8"), files, outcome)
+        if not outcome.failed:
+            self.taken[talk.slug.lower()] = target
+        return outcome
+
+    def _internal(self, outcome: Outcome, candidate: Candidate,
+                  changed: list[str]) -> Outcome:
+        outcome.problems.append(Diagnostic(
+            candidate.path, "not imported: the converted talk would differ in "
+            + ", ".join(changed), 1, 1, hint="this is a bug in talkpages import; please "
+            "report it with the file"))
+        return outcome
+
+    def _document(self, data: dict[str, Any], fm: FrontMatter, talk: Talk,
+                  text: str) -> str | Diagnostic:
+        """The new file: TOML front matter, then the body exactly as it was."""
+        data = {key: to_toml(key, value) for key, value in data.items()}
+        data = {key: value for key, value in data.items() if value is not None}
+        if (talk.schedule.zone and not _own(data, "timezone")
+                and self.target_config.timezone != self.source_config.timezone):
+            data = _insert_after(data, ("date_end", "date"), "timezone",
+                                 self.source_config.timezone)
+        try:
+            head = toml(data)
+        except (TypeError, ValueError) as exc:
+            return Diagnostic(talk.source, f"cannot be written as TOML: {exc}", 1, 1)
+        body = raw_body(text, fm.body_line)
+        newline = "\r\n" if "\r\n" in text[: len(text) - len(body)] else "\n"
+        return f"+++\n{head}+++\n".replace("\n", newline) + body
+
+    def _remarks(self, candidate: Candidate, talk: Talk, fm: FrontMatter, adapted: Adapted,
+                 files: tuple[str, ...]) -> list[Diagnostic]:
+        remarks = [Diagnostic(candidate.path, note, 1, 1, severity="warning")
+                   for note in adapted.notes]
+        codes = sorted(set(_SHORTCODE.findall(fm.body)))
+        if codes:
+            remarks.append(Diagnostic(
+                candidate.path, "the body uses Hugo shortcodes ("
+                + ", ".join(f"{{{{< {c} >}}}}" for c in codes[:4])
+                + (", …" if len(codes) > 4 else "") + "), which talkpages shows as text",
+                fm.body_line, 1, severity="warning",
+                hint="replace them with Markdown (images: ![alt](file.jpg))"))
+        if not self.target_config.unsafe_html:  # copied, but refused by the build
+            for name in files:
+                why = unpublished(name)
+                if why is not None:
+                    remarks.append(Diagnostic(
+                        candidate.bundle / name,  # type: ignore[operator]
+                        f"copied, but the site will not publish it: {why}",
+                        severity="warning", hint=UNSAFE_HINT))
+        suffix = candidate.path.suffix.lower()
+        if suffix in (".rmd", ".rmarkdown"):
+            remarks.append(Diagnostic(candidate.path, "R Markdown: code chunks are shown as "
+                                      "code, not run", fm.body_line, 1, severity="warning"))
+        elif suffix in (".html", ".htm") and fm.body.strip():
+            remarks.append(Diagnostic(
+                candidate.path, "the body is HTML: talkpages shows raw HTML as text unless "
+                "the site sets `unsafe_html = true`", fm.body_line, 1, severity="warning"))
+        for key, value in adapted.data.items():
+            if key.lower().startswith("url_") and isinstance(value, str):
+                remark = self._static_link(candidate, key, value.strip(), files,
+                                           adapted.lines.get(key.lower()))
+                if remark:
+                    remarks.append(remark)
+        return remarks
+
+    def _static_link(self, candidate: Candidate, key: str, url: str,
+                     files: tuple[str, ...], line: int | None) -> Diagnostic | None:
+        """A link to a file the old site served from its static folder."""
+        if not url or "://" in url or url.startswith(("mailto:", "#", "//")):
+            return None
+        path = url.split("#")[0].split("?")[0]
+        if path.lstrip("./") in files:
+            return None
+        where = ""
+        if self.static_dir is not None and (self.static_dir / path.lstrip("/")).is_file():
+            where = f" ({(self.static_dir / path.lstrip('/')).as_posix()} in the old site)"
+        return Diagnostic(candidate.path, f"`{key}` links to {url}{where}: talkpages "
+                          "publishes no such file", line or 1, 1, severity="warning",
+                          hint="copy the file beside the talk (a page bundle) or link to "
+                          "its full URL")
+
+    def _write(self, candidate: Candidate, target: Path, document: bytes,
+               files: tuple[str, ...], outcome: Outcome) -> None:
+        other = (target.parent.with_suffix(".md") if candidate.bundle else
+                 target.with_suffix("") / BUNDLE_INDEX)
+        if other.exists():
+            outcome.problems.append(Diagnostic(
+                candidate.path, f"not imported: {other} is the same talk in the other form; "
+                "it was left as it is", 1, 1, severity="warning"))
+            return
+        state = _create(target, document)
+        if state == "differs":
+            outcome.problems.append(Diagnostic(
+                candidate.path, f"not imported: {target} exists and differs; it was left as "
+                "it is", 1, 1, severity="warning",
+                hint="delete it first to import this file again"))
+            return
+        if state == "created":
+            outcome.written = target
+        else:
+            outcome.unchanged = target
+        assert candidate.bundle is not None or not files
+        for name in files:
+            source = candidate.bundle / name  # type: ignore[operator]
+            state = _create(target.parent / name, source)
+            if state == "created":
+                outcome.copied += 1
+            elif state == "differs":
+                outcome.problems.append(Diagnostic(
+                    source, f"not copied: {target.parent / name} exists and differs",
+                    severity="warning"))
+
+
+def _create(path: Path, content: bytes | Path) -> str:
+    """"created", "same" or "differs"; never replaces a file."""
+    data = content.read_bytes() if isinstance(content, Path) else content
+    try:
+        create_new(path, data)
+        return "created"
+    except FileExistsError:
+        try:
+            return "same" if path.read_bytes() == data else "differs"
+        except OSError:
+            return "differs"
+
+
+def _own(data: Mapping[str, Any], key: str) -> bool:
+    return any(k.lower() == key and v not in (None, "") for k, v in data.items())
+
+
+def _insert_after(data: dict[str, Any], anchors: Iterable[str], key: str,
+                  value: Any) -> dict[str, Any]:
+    keys = [k.lower() for k in data]
+    position = next((keys.index(a) + 1 for a in anchors if a in keys), len(keys))
+    items = list(data.items())
+    items.insert(position, (key, value))
+    return dict(items)
+
+
+def to_toml(key: str, value: Any) -> Any:
+    """A YAML or TOML value in a form tomli-w writes, meaning the same to the model.
+
+    Dates written as text become TOML dates when the text reads as one (naive stays
+    naive; an offset stays that offset); nulls, which TOML has not, are dropped (the
+    model counts them as absent anyway).
+    """
+    if key.lower() in DATE_KEYS and isinstance(value, str):
+        try:
+            moment = times.parse_moment(value)
+        except ValueError:
+            moment = None
+        if isinstance(moment, (datetime, date)) or (
+                isinstance(moment, time) and moment.tzinfo is None):
+            return moment
+        return value
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return {str(k): v for k, v in ((k, to_toml(str(k), v)) for k, v in value.items())
+                if v is not None}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return [v for v in (to_toml("", item) for item in items) if v is not None]
+    if isinstance(value, time) and value.tzinfo is not None:
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value
+
+
+def differences(a: Talk, b: Talk) -> list[str]:
+    """The fields in which two readings of a talk differ (params and the file aside)."""
+    skip = {"source", "params", "modified", "bundle_files"}
+    return [f.name for f in dataclasses.fields(Talk) if f.name not in skip
+            and _comparable(getattr(a, f.name)) != _comparable(getattr(b, f.name))]
+
+
+def _comparable(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, times.Schedule):
+        return (_comparable(value.start), _comparable(value.end), value.all_day, value.zone)
+    return value

@@ -1,0 +1,246 @@
+"""Hugo sites (Academic, Wowchemy, Hugo Blox): `content/talk/` and `content/event/`.
+
+Found: page bundles (`talk/x/index.md` and its files) and flat files (`talk/x.md`),
+nested sections, TOML, YAML and JSON front matter, R Markdown (`index.Rmd`, whose
+rendered `index.html` twin is skipped), and languages, both as folders (`content/de/…`,
+or `contentDir` in the config) and as file names (`index.de.md`). talkpages sites
+have one language: the default language's version of a talk wins, a talk that exists
+only in another language is imported too.
+
+Field names are normalised as the loader reads them: `event_start`/`time_start` ->
+`date` (the old `date`, the page's date, is kept as `page_date`), `event_end`/
+`time_end` -> `date_end`, `event_all_day` -> `all_day`, `event_name` -> `event`,
+`url_custom` -> `links`. The config's `timeZone` is the zone naive times were read in.
+
+PATH may also be a folder of talk files itself, such as `content/talk/`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ...content.frontmatter import FrontMatter
+from ...diagnostics import Diagnostic
+from .convert import Adapted, Candidate
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SECTIONS = ("talk", "talks", "event", "events")
+CONTENT = {".md": 0, ".markdown": 1, ".rmd": 2, ".rmarkdown": 3, ".html": 4, ".htm": 5}
+CONFIG_NAMES = ("hugo", "config")
+CONFIG_SUFFIXES = (".toml", ".yaml", ".yml", ".json")
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.IGNORECASE)
+
+# Groups of names for one field, in the loader's order of precedence.
+ALIASES = (("date", ("event_start", "time_start", "date")),
+           ("date_end", ("event_end", "time_end", "date_end")),
+           ("all_day", ("all_day", "event_all_day")),
+           ("event", ("event", "event_name")))
+
+
+def config_here(folder: Path) -> bool:
+    """`folder` holds a Hugo configuration: hugo.*, config.* or config/_default/."""
+    return (any((folder / f"{name}{suffix}").is_file()
+                for name in CONFIG_NAMES for suffix in CONFIG_SUFFIXES)
+            or (folder / "config" / "_default").is_dir())
+
+
+def content_dirs(site: Path, config: dict[str, Any]) -> list[Path]:
+    """The folders whose talk files the config of `site` applies to: its content
+    folder and those of its languages."""
+    folders = [site / str(config.get("contentdir") or "content")]
+    languages = config.get("languages")
+    for settings in languages.values() if isinstance(languages, dict) else ():
+        if isinstance(settings, dict):
+            folder = settings.get("contentDir") or settings.get("contentdir")
+            if isinstance(folder, str) and folder:
+                folders.append(site / folder)
+    return folders
+
+
+def read_config(site: Path, origins: dict[str, Path] | None = None,
+                ) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Hugo's configuration, keys lower-cased at the top: hugo.* or config.* at the
+    root, and config/_default/*.* (a file's name is its key, but config.* and hugo.*).
+    `origins`, when given, learns the file each top-level key came from, so that the
+    report can say where the zone was found."""
+    data: dict[str, Any] = {}
+    problems: list[Diagnostic] = []
+    files = [site / f"{name}{suffix}" for name in CONFIG_NAMES for suffix in CONFIG_SUFFIXES]
+    root = next((f for f in files if f.is_file()), None)
+    parts = [root] if root else []
+    default = site / "config" / "_default"
+    if default.is_dir():
+        parts += sorted(p for p in default.iterdir() if p.suffix in CONFIG_SUFFIXES)
+    for path in parts:
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+            if path.suffix == ".toml":
+                value: Any = tomllib.loads(text)
+            elif path.suffix == ".json":
+                value = json.loads(text)
+            else:
+                value = yaml.safe_load(text) or {}
+        except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+            problems.append(Diagnostic(path, f"cannot read the Hugo config: {exc}",
+                                       severity="warning"))
+            continue
+        if not isinstance(value, dict):
+            continue
+        if path.parent == site or path.stem in CONFIG_NAMES:
+            data.update({str(k).lower(): v for k, v in value.items()})
+            if origins is not None:
+                origins.update({str(k).lower(): path for k in value})
+        else:
+            data[path.stem.lower()] = value
+    return data, problems
+
+
+def timezone(config: dict[str, Any]) -> str | None:
+    value = config.get("timezone")
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def find(site: Path, config: dict[str, Any]) -> list[Candidate]:
+    """Every talk file of the site, with a rank among files of the same name."""
+    default_language = str(config.get("defaultcontentlanguage") or "en").lower()
+    roots = _section_roots(site, config)
+    if not roots:  # a folder of talk files
+        roots = [(site, None, 0)]
+    found: list[Candidate] = []
+    for folder, language, order in roots:
+        for candidate in _walk(folder, language):
+            language_rank = 0 if candidate.language in (None, default_language) else 1
+            rank = (language_rank, order, CONTENT[candidate.path.suffix.lower()],
+                    len(candidate.path.parts), str(candidate.path))
+            found.append(Candidate(candidate.path, candidate.name, candidate.bundle,
+                                   candidate.language, rank))
+    return found
+
+
+def _section_roots(site: Path, config: dict[str, Any]) -> list[tuple[Path, str | None, int]]:
+    content = site / str(config.get("contentdir") or "content")
+    # PATH is the site, or its content folder itself
+    bases: list[tuple[Path, str | None]] = [(content, None) if content.is_dir() else (site, None)]
+    languages = config.get("languages")
+    if isinstance(languages, dict):
+        for name, settings in languages.items():
+            folder = settings.get("contentDir") or settings.get("contentdir") \
+                if isinstance(settings, dict) else None
+            if folder:
+                bases.append((site / str(folder), str(name).lower()))
+    root = bases[0][0]
+    if root.is_dir():
+        for child in sorted(root.iterdir()):
+            if (child.is_dir() and _LANGUAGE.match(child.name)
+                    and child.name.lower() not in SECTIONS):
+                bases.append((child, child.name.lower()))
+    roots: list[tuple[Path, str | None, int]] = []
+    seen: set[Path] = set()
+    for base, language in bases:
+        for order, section in enumerate(SECTIONS):
+            folder = base / section
+            if folder.is_dir() and folder.resolve() not in seen:
+                seen.add(folder.resolve())
+                roots.append((folder, language, order))
+    return roots
+
+
+def split_language(stem: str) -> tuple[str, str | None]:
+    """`index.de` -> (`index`, `de`)."""
+    name, dot, suffix = stem.rpartition(".")
+    if dot and name and _LANGUAGE.match(suffix):
+        return name, suffix.lower()
+    return stem, None
+
+
+def _walk(folder: Path, language: str | None) -> list[Candidate]:
+    found: list[Candidate] = []
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.name.startswith((".", "_")):
+            continue  # hidden files, editor locks, section pages (_index.md)
+        if entry.is_dir():
+            indexes = [p for p in sorted(entry.iterdir()) if p.is_file()
+                       and p.suffix.lower() in CONTENT
+                       and split_language(p.stem)[0].lower() == "index"]
+            if indexes:
+                for index in indexes:
+                    own = split_language(index.stem)[1]
+                    found.append(Candidate(index, entry.name, entry, own or language))
+            else:
+                found += _walk(entry, language)
+        elif entry.suffix.lower() in CONTENT and entry.is_file():
+            stem, own = split_language(entry.stem)
+            found.append(Candidate(entry, stem, None, own or language))
+    return found
+
+
+def adapt(fm: FrontMatter, candidate: Candidate) -> Adapted:
+    """Hugo's field names -> ours, keeping the source line of each key."""
+    data = fm.data
+    lower = {k.lower(): k for k in data}
+    out: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    placed: set[str] = set()
+    chosen: dict[str, str] = {}  # our name -> the source key that gives its value
+    for ours, names in ALIASES:
+        present = [lower[n] for n in names if n in lower]
+        filled = [k for k in present if data[k] not in (None, "", [])]
+        if present:
+            chosen[ours] = (filled or present)[0]
+    for key, value in data.items():
+        name = key.lower()
+        group = next((ours for ours, names in ALIASES if name in names), None)
+        if group is not None:
+            if chosen.get(group) == key and group not in placed:
+                out[group] = value
+                placed.add(group)
+                _line(fm, key, group, lines)
+            elif name == "date" and data[key] not in (None, ""):
+                out["page_date"] = value  # the page's date; the talk's is event_start
+                _line(fm, key, "page_date", lines)
+            continue
+        if name in ("links", "url_custom"):
+            if "links" not in placed:
+                out["links"] = _links(data, lower)
+                placed.add("links")
+                _line(fm, lower.get("links", key), "links", lines)
+            continue
+        out[key] = value
+        _line(fm, key, name, lines)
+    for key, line in fm.key_lines.items():  # nested keys (image.caption) keep their lines
+        if "." in key:
+            head, rest = key.split(".", 1)
+            for ours, names in ALIASES:
+                if head in names and chosen.get(ours, "").lower() == head:
+                    head = ours
+            lines.setdefault(f"{head}.{rest}", line)
+    return Adapted(out, lines)
+
+
+def _line(fm: FrontMatter, source_key: str, key: str, lines: dict[str, int]) -> None:
+    line = fm.line_of(source_key)
+    if line is not None:
+        lines[key.lower()] = line
+
+
+def _links(data: dict[str, Any], lower: dict[str, str]) -> Any:
+    """`links` then `url_custom`, as the loader reads them, in one list."""
+    values = [data[lower[k]] for k in ("links", "url_custom")
+              if k in lower and data[lower[k]] not in (None, "", [])]
+    if len(values) == 2 and all(isinstance(v, list) for v in values):
+        return values[0] + values[1]
+    return values[0] if values else []

@@ -1,0 +1,236 @@
+"""`talkpages import ics FEED.ics`: talks from a calendar file.
+
+pretalx, Indico, Sessionize, conference sites and calendar apps all export iCalendar;
+this turns each event of such a file into a talk file, read with the icalendar
+library. What carries over:
+
+- SUMMARY -> title; DESCRIPTION -> the body; LOCATION -> location; URL -> a link;
+  CATEGORIES -> tags; GEO -> coordinates; the calendar's name -> event.
+- UID -> uid, so that people who subscribed to the old feed see the same events, not
+  copies, once they subscribe to the new one.
+- DTSTART/DTEND: a time with a zone becomes the local time and `timezone`; a UTC time
+  stays UTC (`…Z`); a date is an all-day talk, the exclusive DTEND becoming the last
+  day; DURATION gives the end when there is no DTEND.
+- STATUS, SEQUENCE, RRULE (as `recurrence`) and EXDATE (as `exdates`).
+
+An event that changes one occurrence of a series (RECURRENCE-ID) is reported, not
+imported. Files are created, never replaced; an import run again changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import icalendar
+import tomli_w
+
+from ...content.config import Config, load_config
+from ...content.loader import TALKS_DIR, find_talk_files, load_talk
+from ...content.model import slugify
+from ...diagnostics import Diagnostic
+from ..safefile import create_new
+from ..scaffold import slug_for
+
+UTC = timezone.utc
+STATUS = {"CANCELLED": "cancelled", "TENTATIVE": "tentative", "CONFIRMED": "confirmed"}
+MAX_BYTES = 32 * 1024 * 1024
+
+
+def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
+    """Fill `report` (an ImportReport) with what became of every event of `source`."""
+    events = _read(source, report)
+    if events is None:
+        return report
+    calendar, found = events
+    report.found = len(found)
+    if not found:
+        report.problems.append(Diagnostic(source, "the calendar has no events"))
+        return report
+    config, problems = load_config(site_dir)
+    if any(p.is_error for p in problems):
+        report.problems += problems
+        return report
+    taken = _existing(site_dir, config)
+    event_name = str(calendar.get("X-WR-CALNAME") or calendar.get("NAME") or "")
+    for number, event in enumerate(found, 1):
+        where = f"event {number} ({event.get('UID', 'no UID')})"
+        try:
+            data, body = _talk(event, event_name)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            report.problems.append(Diagnostic(source, f"{where} not imported: {exc}"))
+            report.failed.append(source)
+            continue
+        slug = _free_slug(slug_for(data["title"], data["date"]), data.get("uid", ""), taken)
+        text = "+++\n" + tomli_w.dumps(data) + "+++\n" + (body + "\n" if body else "")
+        target = site_dir / TALKS_DIR / f"{slug}.md"
+        try:
+            create_new(target, text.encode("utf-8"))
+            report.written.append(target)
+            taken[slug] = data.get("uid", "")
+        except FileExistsError:
+            if target.read_bytes() == text.encode("utf-8"):
+                report.unchanged.append(target)
+            else:
+                report.problems.append(Diagnostic(
+                    target, f"{where} not imported: this file exists with other content",
+                    hint="move it aside, or import into another site with -s"))
+                report.failed.append(source)
+        except OSError as exc:
+            report.problems.append(Diagnostic(target, f"{where} not written: {exc}"))
+            report.failed.append(source)
+        else:
+            _check_loads(target, slug, config, report)
+    return report
+
+
+def _read(source: Path, report: Any) -> tuple[icalendar.Calendar, list[Any]] | None:
+    try:
+        if source.stat().st_size > MAX_BYTES:
+            report.problems.append(Diagnostic(source, "the calendar file is too large"))
+            return None
+        calendar = icalendar.Calendar.from_ical(source.read_bytes())
+    except OSError as exc:
+        report.problems.append(Diagnostic(source, f"cannot read the calendar: {exc}"))
+        return None
+    except (ValueError, IndexError, KeyError) as exc:
+        report.problems.append(Diagnostic(source, f"not an iCalendar file: {exc}"))
+        return None
+    found = []
+    for event in calendar.walk("VEVENT"):
+        if "RECURRENCE-ID" in event:
+            report.problems.append(Diagnostic(
+                source, f"the change to one occurrence of {event.get('UID')} on "
+                f"{event.get('RECURRENCE-ID').to_ical().decode()} is not imported; edit the "
+                "series' `exdates` or add that date as its own talk", severity="warning"))
+            continue
+        found.append(event)
+    return calendar, found
+
+
+def _talk(event: Any, event_name: str) -> tuple[dict[str, Any], str]:
+    title = str(event.get("SUMMARY") or "").strip()
+    if not title:
+        raise ValueError("it has no SUMMARY (title)")
+    if "DTSTART" not in event:
+        raise ValueError("it has no DTSTART")
+    start = event.decoded("DTSTART")
+    end = _end(event, start)
+    data: dict[str, Any] = {"title": title}
+    if isinstance(start, datetime):
+        zone = _zone(start)
+        data["date"] = _local(start, zone)
+        if isinstance(end, datetime) and end != start:
+            data["date_end"] = _local(end, zone)
+        if zone:
+            data["timezone"] = zone
+    else:
+        data["date"] = start
+        if isinstance(end, date) and not isinstance(end, datetime) and \
+                end - start > timedelta(days=1):
+            data["date_end"] = end - timedelta(days=1)  # DTEND is exclusive
+        data["all_day"] = True
+    for key, value in (("location", event.get("LOCATION")), ("event", event_name),
+                       ("uid", event.get("UID"))):
+        if value and str(value).strip():
+            data[key] = str(value).strip()
+    categories = _categories(event)
+    if categories:
+        data["tags"] = categories
+    status = STATUS.get(str(event.get("STATUS", "")).upper())
+    if status:
+        data["status"] = status
+    if int(event.get("SEQUENCE", 0) or 0) > 0:
+        data["sequence"] = int(event.get("SEQUENCE"))
+    if "RRULE" in event:
+        data["recurrence"] = event["RRULE"].to_ical().decode()
+        exdates = _exdates(event, start)
+        if exdates:
+            data["exdates"] = exdates
+    if "GEO" in event:
+        geo = event.decoded("GEO")
+        latitude, longitude = (geo.latitude, geo.longitude) if hasattr(geo, "latitude") \
+            else geo
+        data["coordinates"] = {"latitude": float(latitude), "longitude": float(longitude)}
+    url = str(event.get("URL") or "").strip()
+    if url.startswith(("http://", "https://")):
+        data["links"] = [{"name": "Details", "url": url}]
+    body = str(event.get("DESCRIPTION") or "").strip().replace("\r\n", "\n")
+    return data, body
+
+
+def _end(event: Any, start: date) -> date | None:
+    if "DTEND" in event:
+        end: date = event.decoded("DTEND")
+        return end
+    if "DURATION" in event:
+        length: timedelta = event.decoded("DURATION")
+        return start + length
+    return None
+
+
+def _zone(moment: datetime) -> str | None:
+    """The IANA name of a time's zone, or None for UTC and fixed offsets."""
+    tz = moment.tzinfo
+    if isinstance(tz, ZoneInfo) and tz.key not in ("UTC", "Etc/UTC"):
+        return tz.key
+    return None
+
+
+def _local(moment: datetime, zone: str | None) -> datetime:
+    """Naive wall-clock time in `zone`, or the instant itself (UTC, or floating)."""
+    if moment.tzinfo is None:
+        return moment
+    if zone:
+        return moment.astimezone(ZoneInfo(zone)).replace(tzinfo=None)
+    return moment.astimezone(UTC)
+
+
+def _categories(event: Any) -> list[str]:
+    found: list[str] = []
+    values = event.get("CATEGORIES")
+    for value in values if isinstance(values, list) else [values] if values else []:
+        found += [str(c).strip() for c in getattr(value, "cats", [value]) if str(c).strip()]
+    return list(dict.fromkeys(found))
+
+
+def _exdates(event: Any, start: date) -> list[date | datetime]:
+    found: list[date | datetime] = []
+    values = event.get("EXDATE")
+    for value in values if isinstance(values, list) else [values] if values else []:
+        for item in value.dts:
+            moment = item.dt
+            if isinstance(moment, datetime) and isinstance(start, datetime):
+                found.append(_local(moment, _zone(start)))
+            elif isinstance(moment, date):
+                found.append(moment)
+    return found
+
+
+def _free_slug(slug: str, uid: str, taken: dict[str, str]) -> str:
+    """`slug`, or `slug-2`, `slug-3`…: never the slug of another talk (a talk imported
+    before with the same UID keeps its own, so that a second run changes nothing)."""
+    candidate, number = slug, 1
+    while candidate in taken and (not uid or taken[candidate] != uid):
+        number += 1
+        candidate = f"{slug}-{number}"
+    return candidate
+
+
+def _existing(site_dir: Path, config: Config) -> dict[str, str]:
+    taken: dict[str, str] = {}
+    talks = site_dir / TALKS_DIR
+    if not talks.is_dir():
+        return taken
+    for path, slug, bundle in find_talk_files(talks, []):
+        talk, _ = load_talk(path, slug, config, bundle, through_links=True)
+        taken[talk.slug if talk else slugify(path.stem)] = talk.uid if talk else ""
+    return taken
+
+
+def _check_loads(path: Path, slug: str, config: Config, report: Any) -> None:
+    talk, problems = load_talk(path, slug, config)
+    if talk is None:
+        report.problems += problems

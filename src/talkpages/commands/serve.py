@@ -1,0 +1,262 @@
+"""`talkpages serve`: build, serve, watch, rebuild on change, reload open tabs.
+
+The site is served from memory: each rebuild renders with the build's own pipeline
+(pipeline.render) into a dict of outputs, and the server swaps that dict in whole. MkDocs
+builds into a temporary folder instead; memory saves writing a thousand pages per
+keystroke, makes the swap atomic (a reader never sees half a site) and means the
+server can only ever answer with a file the build produced: no path from a URL ever
+reaches the file system. Bundle files and theme assets are read from their source
+files when asked for, and only when they resolve inside the site or the built-in
+theme (a symlink out is refused). `serve` writes nothing; `build` publishes.
+
+Rebuilds are incremental through a MemoryCache (cache.py): only changed files are
+parsed again and only pages whose inputs changed are rendered again.
+
+A failed rebuild keeps the last good site. Its messages, the very lines printed in the
+terminal, go to open tabs as an overlay (through the event stream), and into every
+page served until a rebuild succeeds. Open tabs follow a Server-Sent Events stream
+(`/__talkpages/events`): `reload` after a good rebuild, `failed` with the overlay
+after a bad one. What the server answers, and to whom, is devhttp.py's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..build.cache import MemoryCache, Stats
+from ..build.pipeline import render
+from ..build.writer import Output, check_outputs
+from ..content.config import CONFIG_NAME
+from ..content.loader import TALKS_DIR, LoadOptions
+from ..diagnostics import Diagnostic, display_path, sort_key
+from ..output.theme import builtin_dir
+from .console import Console, count_problems, plural
+from .devhttp import HTTPServer, HTTPServer6
+from .watch import Watcher
+
+POLL_SECONDS = 0.2
+
+@dataclass(frozen=True)
+class State:
+    version: int
+    site: dict[str, Output] | None  # the last good site
+    failure: str | None  # the messages of the failed rebuild, if the last one failed
+    finished: float  # time.monotonic() when this state was published
+    stats: Stats = field(default_factory=Stats)  # the work of the build behind it
+
+
+class Live:
+    """The current state, and a way to wait for the next one."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self.state = State(0, None, None, time.monotonic(), Stats())
+        self.closed = False
+
+    def publish(self, site: dict[str, Output] | None, failure: str | None,
+                stats: Stats) -> State:
+        with self._changed:
+            kept = site if site is not None else self.state.site
+            self.state = State(self.state.version + 1, kept, failure, time.monotonic(),
+                               dataclasses.replace(stats))
+            self._changed.notify_all()
+            return self.state
+
+    def wait(self, since: int, timeout: float) -> State:
+        with self._changed:
+            self._changed.wait_for(lambda: self.closed or self.state.version != since,
+                                   timeout)
+            return self.state
+
+    def close(self) -> None:
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+
+class DevServer:
+    """One `serve` session: `start()`, then `stop()`; or `run()` until Ctrl-C."""
+
+    def __init__(self, site_dir: Path, *, bind: str = "127.0.0.1", port: int = 1313,
+                 now: Callable[[], Any], drafts: bool = False, future: bool = False,
+                 console: Console | None = None, poll: float = POLL_SECONDS) -> None:
+        self.site_dir = site_dir
+        self.bind = bind
+        self.port = port
+        self.now = now
+        self.drafts = drafts
+        self.future = future
+        self.console = console or Console()
+        self.poll = poll
+        self.live = Live()
+        self.cache = MemoryCache()
+        self.roots = [site_dir.resolve(), builtin_dir("assets").resolve()]
+        self._stopping = threading.Event()
+        self._building = threading.Lock()  # one build at a time: the cache is shared
+        self._threads: list[threading.Thread] = []
+        self._httpd: HTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        host = self.bind if self.bind not in ("0.0.0.0", "::", "") else "localhost"
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{self.port}/"
+
+    def watched(self) -> list[Path]:
+        """talks/, layouts/, assets/ and the site's config files (talkpages.toml, …)."""
+        site = self.site_dir
+        tomls = sorted(p for p in site.glob("*.toml") if p.is_file())
+        return [site / TALKS_DIR, site / "layouts", site / "assets", site / CONFIG_NAME,
+                *[p for p in tomls if p.name != CONFIG_NAME]]
+
+    def start(self) -> None:
+        """Listen (raises OSError when the port is taken), build, then serve and watch."""
+        server_class = HTTPServer6 if ":" in self.bind else HTTPServer
+        self._httpd = server_class((self.bind, self.port), self)
+        self.port = self._httpd.server_address[1]
+        watcher = Watcher(self.watched)
+        self.rebuild([])
+        for thread in (
+                threading.Thread(target=self._httpd.serve_forever, name="talkpages-http",
+                                 kwargs={"poll_interval": 0.1}, daemon=True),
+                threading.Thread(target=self._watch, args=(watcher,), name="talkpages-watch",
+                                 daemon=True)):
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.live.close()
+        if self._httpd is not None:
+            if self._threads:  # shutdown() waits for serve_forever: only once it runs
+                self._httpd.shutdown()
+            self._httpd.server_close()
+        for thread in self._threads:
+            thread.join(timeout=10)
+
+    def run(self) -> int:
+        """The command: serve until Ctrl-C (or SIGTERM), then stop cleanly."""
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _interrupt) if main else None  # as Ctrl-C
+        try:
+            if not self.site_dir.is_dir():
+                self.console.diagnostics([_no_site(self.site_dir)])
+                self.console.error("talkpages: nothing to serve")
+                return 1
+            try:
+                self.start()
+            except OSError as exc:
+                message, code = _cannot_listen(self.bind, self.port, exc)
+                self.console.error(message)
+                return code
+            shown = ", ".join(display_path(p) for p in self.watched()[:4])
+            self.console.info(f"Watching {shown} for changes")
+            self.console.notice(f"Serving {self.url} (Ctrl-C to stop)")
+            while not self._stopping.is_set():
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop()
+            if main:
+                signal.signal(signal.SIGTERM, previous)
+        self.console.info("Stopped.")
+        return 0
+
+    def _watch(self, watcher: Watcher) -> None:
+        while not self._stopping.wait(self.poll):
+            try:
+                changed = watcher.poll()
+                if changed and not self._stopping.is_set():
+                    self.rebuild(changed)
+            except Exception as exc:  # keep serving: report and watch on
+                self.console.error(f"talkpages: internal error during a rebuild: "
+                                   f"{type(exc).__name__}: {exc}")
+
+    def rebuild(self, changed: list[str]) -> State:
+        """Build now; publish the site, or the failure while keeping the last good site."""
+        with self._building:
+            return self._rebuild(changed)
+
+    def _rebuild(self, changed: list[str]) -> State:
+        started = time.perf_counter()
+        options = LoadOptions(now=self.now(), drafts=self.drafts, future=self.future,
+                              overrides={"base_url": self.url})
+        result = render(self.site_dir, options, self.cache)
+        problems = list(result.diagnostics)
+        if result.ok:
+            problems += check_outputs(result.outputs)
+        seconds = time.perf_counter() - started
+        what = self._what(changed)
+        if any(p.is_error for p in problems):
+            lines = [d.format() for d in sorted(problems, key=sort_key)]
+            summary = (f"talkpages: rebuild failed with {count_problems(problems)}; serving "
+                       "the last good site" if self.live.state.site is not None else
+                       f"talkpages: build failed with {count_problems(problems)}; open tabs "
+                       "show the errors until they are fixed")
+            self.console.diagnostics(problems)
+            self.console.error(summary)
+            return self.live.publish(None, "\n".join([*lines, summary]), self.cache.stats)
+        self.cache.prune()
+        self.console.diagnostics(problems)
+        stats = self.cache.stats
+        talks = len(result.site.talks) if result.site else 0
+        self.console.info(f"{what}Built {plural(talks, 'talk')} in {seconds * 1000:.0f} ms "
+                          f"({plural(stats.talks_read, 'file')} read, "
+                          f"{plural(stats.pages_rendered, 'page')} rendered, "
+                          f"{stats.pages_reused} reused)")
+        return self.live.publish({o.path: o for o in result.outputs}, None, stats)
+
+    @staticmethod
+    def _what(changed: list[str]) -> str:
+        if not changed:
+            return ""
+        first = display_path(Path(changed[0]))
+        more = f" and {plural(len(changed) - 1, 'other')}" if len(changed) > 1 else ""
+        return f"Changed: {first}{more}. "
+
+    def readable(self, source: Path) -> bool:
+        """A source file may be served: it resolves inside the site or the theme."""
+        try:
+            real = source.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return False
+        return real.is_file() and any(real.is_relative_to(root) for root in self.roots)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _no_site(site_dir: Path) -> Diagnostic:
+    """The one failure of a first build that no edit under watch can fix."""
+    what = "is a file, not a folder" if site_dir.exists() else "does not exist"
+    return Diagnostic(site_dir, f"the site folder {what}",
+                      hint="pass the folder that holds talks/ with -s (or start a site in it "
+                      "with `talkpages new`)")
+
+
+def _cannot_listen(bind: str, port: int, exc: OSError) -> tuple[str, int]:
+    """The message and exit status for a socket that cannot be bound: the hint names
+    the option at fault, --bind or --port."""
+    reason = exc.strerror or str(exc)
+    message = f"talkpages: cannot listen on {bind} port {port}: {reason}\n  hint: "
+    if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL:
+        return (message + f"--bind {bind} is not an address of this computer; pass one "
+                "that is, such as --bind 127.0.0.1 (this computer only, the default) or "
+                "--bind 0.0.0.0 (every network)", 2)
+    if exc.errno == errno.EACCES and 0 < port < 1024:
+        return (message + "ports below 1024 need the system's permission; pass one from "
+                "1024 on, such as --port 1313, or --port 0 for any free one", 1)
+    other = port + 1 if 0 < port < 65535 else 1313
+    return (message + f"pass another --port, such as --port {other}, or --port 0 for any "
+            "free one", 1)

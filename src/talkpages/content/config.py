@@ -1,0 +1,205 @@
+"""The site configuration, `talkpages.toml`: typed, with a default for every key.
+
+Each option is one entry of `OPTIONS`: a default and a small validator that returns
+the clean value or raises `ValueError` with what would be right. The file is
+optional; a site of nothing but `talks/` builds with the defaults.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import zoneinfo
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..diagnostics import Diagnostic
+from .characters import in_toml_file
+from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
+from .links import check as check_link
+
+CONFIG_NAME = "talkpages.toml"
+
+
+@dataclass(frozen=True)
+class Config:
+    title: str = "Talks"
+    base_url: str = "http://localhost:1313/"
+    timezone: str = "UTC"
+    language: str = "en"
+    description: str = ""
+    author: str = ""
+    calendar_name: str = ""
+    default_length: int = 60
+    unsafe_html: bool = False
+    refresh_hours: int = 12
+    calendar_color: str = ""
+    calendar_organizer: str = ""
+    embed_videos: bool = False
+    paginate: int = 50
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.base_url).hostname or "localhost"
+
+    @property
+    def feed_name(self) -> str:
+        return self.calendar_name or self.title
+
+    def absolute_url(self, path: str) -> str:
+        """`path` is relative to the site root, like `my-talk/`."""
+        return self.base_url + path.lstrip("/")
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {_kind(value)}")
+    return value
+
+
+def _base_url(value: Any) -> str:
+    text = _text(value).strip()
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError("expected an absolute http(s) URL such as \"https://example.org/talks/\"")
+    return text if text.endswith("/") else text + "/"
+
+
+def _timezone(value: Any) -> str:
+    name = _text(value)
+    check_timezone(name)
+    return name
+
+
+def _minutes(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError("expected a whole number of minutes greater than 0, such as 60")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {_kind(value)}")
+    return value
+
+
+def _hours(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 24 * 30:
+        raise ValueError("expected a whole number of hours from 1 to 720, such as 12")
+    return value
+
+
+def _color(value: Any) -> str:
+    name = _text(value).strip().lower()
+    if name and not re.fullmatch(r"[a-z]{3,30}", name):
+        raise ValueError("expected a CSS colour name such as \"steelblue\" (RFC 7986 COLOR)")
+    return name
+
+
+def _email(value: Any) -> str:
+    address = _text(value).strip().removeprefix("mailto:")
+    if address and not re.fullmatch(r"[^@\s;:,<>\"]+@[^@\s;:,<>\"]+", address):
+        raise ValueError("expected an e-mail address such as \"talks@example.org\"")
+    return address
+
+
+def _page_size(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError("expected the number of talks per list page, such as 50")
+    return value
+
+
+def _table(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a table, got {_kind(value)}")
+    return value
+
+
+OPTIONS: dict[str, Callable[[Any], Any]] = {
+    "title": _text,
+    "base_url": _base_url,
+    "timezone": _timezone,
+    "language": _text,
+    "description": _text,
+    "author": _text,
+    "calendar_name": _text,
+    "default_length": _minutes,
+    "unsafe_html": _bool,
+    "refresh_hours": _hours,
+    "calendar_color": _color,
+    "calendar_organizer": _email,
+    "embed_videos": _bool,
+    "paginate": _page_size,
+    "params": _table,
+}
+assert set(OPTIONS) == {f.name for f in fields(Config)}
+
+
+def check_timezone(name: str) -> None:
+    """Raise ValueError naming the closest IANA names when `name` is not a zone."""
+    try:
+        if name and "\x00" not in name and not name.startswith(("/", ".")):
+            zoneinfo.ZoneInfo(name)
+            return
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        pass
+    close = difflib.get_close_matches(name, sorted(zoneinfo.available_timezones()), n=3)
+    suggestion = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise ValueError(f"unknown time zone {name!r}: expected an IANA name such as "
+                     f"\"Europe/Madrid\"{suggestion}")
+
+
+def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
+                ) -> tuple[Config, list[Diagnostic]]:
+    """Read `talkpages.toml` if there is one; problems come back as diagnostics."""
+    path = site_dir / CONFIG_NAME
+    raw: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    problems: list[Diagnostic] = []
+    outside = check_link(path, site_dir)  # a link out of the site is not read
+    if outside is not None:
+        return Config(), [outside]
+    if path.exists():
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            return Config(), [Diagnostic(path, f"cannot read the site config: {exc}")]
+        try:
+            raw = parse_toml(text)
+        except FrontMatterError as exc:
+            message = exc.message.replace("TOML front matter", "TOML")
+            return Config(), [Diagnostic(path, message, exc.line, exc.column, hint=exc.hint)]
+        lines = toml_key_lines(text.split("\n"))
+        problems += in_toml_file(path, raw, text)
+    raw.update(overrides or {})
+    clean: dict[str, Any] = {}
+    for key, value in raw.items():
+        if overrides and key in overrides and key in OPTIONS:  # given by the command
+            try:
+                clean[key] = OPTIONS[key](value)
+            except ValueError as exc:
+                problems.append(Diagnostic(None, f"the value given for {key!r}: {exc}"))
+            continue
+        validator = OPTIONS.get(key)
+        if validator is None:
+            close = difflib.get_close_matches(key, list(OPTIONS), n=1)
+            problems.append(Diagnostic(
+                path, f"unknown config key {key!r}", lines.get(key.lower()), severity="warning",
+                hint=f"did you mean {close[0]!r}?" if close else
+                "site-specific values belong in the [params] table"))
+            continue
+        try:
+            clean[key] = validator(value)
+        except ValueError as exc:
+            problems.append(Diagnostic(path, f"config value {key!r}: {exc}",
+                                       lines.get(key.lower())))
+    return Config(**clean), problems
+
+
+def _kind(value: Any) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list",
+            dict: "a table", str: "a string"}.get(type(value), type(value).__name__)

@@ -1,0 +1,221 @@
+"""Warnings for `talkpages check`: what a careful editor would point out.
+
+None of these stops a build; `check --strict` makes them fail. Each names the file and
+the line of the field concerned:
+
+- an unknown key that looks like a typo of a known one (`date_ned` for `date_end`):
+  within one edit (two for keys of six letters or more), a swap of two neighbouring
+  letters counting as one. Real Hugo files carry dozens of keys talkpages does not
+  read (`header`, `weight`, `publication_types`…); only near misses are reported.
+  The known keys are `model.KNOWN_KEYS`, read when the check runs, and the `url_*`
+  link kinds;
+- a past talk with no slides and no video;
+- an upcoming talk with no link to its event;
+- a `location` with no `timezone` on a site whose talks are in several zones;
+- a relative `url_*` link that points at no file of the talk's bundle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from ..diagnostics import Diagnostic
+from . import model
+from .frontmatter import FrontMatter, FrontMatterError, split
+from .loader import BUNDLE_INDEX
+from .model import Site, Talk
+
+# Keys that Hugo or its Academic themes use and talkpages keeps for templates: never
+# reported as typos even when they are one letter away from a key we read.
+HUGO_KEYS = frozenset("""
+aliases weight type layout url expirydate keywords description series headless cascade
+outputs markup build _build resources translationkey linktitle images videos audio
+sitemap menu menus iscjklanguage header slides subtitle selected highlight
+publication publication_short publication_types abstract_short event_short
+location_short profile show_date show_related summary_short
+""".split())
+MEDIA_KINDS = ("slides", "video")
+
+
+def lint_site(site: Site) -> list[Diagnostic]:
+    """Every warning of every talk of `site` (a site that loaded without errors)."""
+    matters = {talk: _front_matter(talk.source) for talk in site.talks}
+    zones = site_zones(site, matters)
+    warnings: list[Diagnostic] = []
+    for talk, fm in matters.items():
+        if fm is None:
+            continue
+        warnings += typo_keys(talk, fm)
+        warnings += missing_media(talk, fm, site)
+        warnings += missing_timezone(talk, fm, site, zones)
+        warnings += missing_bundle_files(talk, fm)
+    return warnings
+
+
+def _front_matter(path: Path) -> FrontMatter | None:
+    """The talk's front matter again, for its raw keys and their lines."""
+    try:
+        return split(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, FrontMatterError):
+        return None  # changed since it loaded: the next check will say
+
+
+def _warning(talk: Talk, fm: FrontMatter, key: str | None, message: str,
+             hint: str | None = None) -> Diagnostic:
+    line = (fm.line_of(key) if key else None) or 1
+    return Diagnostic(talk.source, message, line, 1, severity="warning", hint=hint)
+
+
+# Typos ------------------------------------------------------------------------------
+
+def known_keys() -> frozenset[str]:
+    """The keys talkpages reads, as of now (other modules add to model.KNOWN_KEYS)."""
+    return model.KNOWN_KEYS | {f"url_{kind}" for kind in model.LINK_LABELS}
+
+
+def suggest(key: str, known: Iterable[str]) -> str | None:
+    """The known key `key` is most likely a typo of, if any."""
+    lower = key.lower()
+    if lower in HUGO_KEYS:
+        return None
+    limit = 1 if len(lower) <= 5 else 2
+    best: tuple[int, str] | None = None
+    for candidate in known:
+        if candidate == lower or abs(len(candidate) - len(lower)) > limit:
+            continue
+        distance = edit_distance(lower, candidate)
+        if distance <= limit and (best is None or (distance, candidate) < best):
+            best = (distance, candidate)
+    return best[1] if best else None
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance where swapping two neighbouring letters is one edit."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, char_b in enumerate(b, 1):
+            cost = char_a != char_b
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def typo_keys(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    known = known_keys()
+    warnings = []
+    for key in fm.data:
+        if key.lower() in known:
+            continue
+        guess = suggest(key, known)
+        if guess:
+            warnings.append(_warning(
+                talk, fm, key, f"unknown key `{key}`: did you mean `{guess}`?",
+                f"talkpages does not read `{key}`; rename it to `{guess}` if that was meant"))
+    return warnings
+
+
+# Slides, video and the event link -------------------------------------------------
+
+def _has_media(talk: Talk) -> bool:
+    for link in talk.links:
+        name = link.name.lower()
+        if link.kind in MEDIA_KINDS or any(word in name for word in
+                                           ("slide", "video", "recording", "youtube")):
+            return True
+    return False
+
+
+def missing_media(talk: Talk, fm: FrontMatter, site: Site) -> list[Diagnostic]:
+    if talk.is_upcoming(site.now):
+        if talk.event_url:
+            return []
+        key = "event" if talk.event else None
+        return [_warning(talk, fm, key, "upcoming talk with no link to its event",
+                         'add `event_url = "https://…"`, where people register or find the '
+                         "programme")]
+    if _has_media(talk):
+        return []
+    key = next((k for k in ("event_start", "time_start", "date") if fm.line_of(k)), None)
+    return [_warning(talk, fm, key, "past talk with no slides or video",
+                     'add `url_slides = "…"` or `url_video = "…"` (a full URL, or a file '
+                     "beside a bundle's index.md)")]
+
+
+# Time zones -------------------------------------------------------------------------
+
+def _own_zone(fm: FrontMatter) -> str | None:
+    value = next((v for k, v in fm.data.items() if k.lower() == "timezone"), None)
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def site_zones(site: Site, matters: dict[Talk, FrontMatter | None]) -> set[str]:
+    """The zones the site's talks are in: their own, or the site's for those without."""
+    zones = set()
+    for fm in matters.values():
+        zones.add((_own_zone(fm) if fm else None) or site.config.timezone)
+    return zones
+
+
+def missing_timezone(talk: Talk, fm: FrontMatter, site: Site,
+                     zones: set[str]) -> list[Diagnostic]:
+    if len(zones) < 2 or not talk.location or _own_zone(fm):
+        return []
+    listed = ", ".join(sorted(zones)[:4]) + (", …" if len(zones) > 4 else "")
+    if talk.schedule.zone is None:
+        how = "its times carry a UTC offset and are shown with it, not the venue's zone"
+    else:
+        how = f"its times are read in the site's zone, {site.config.timezone}"
+    return [_warning(talk, fm, "location",
+                     f"`location` without `timezone` on a site with talks in {len(zones)} "
+                     f"zones ({listed}): {how}",
+                     'add `timezone = "…"`, the IANA name of the venue\'s zone, such as '
+                     '"Europe/Madrid"')]
+
+
+# Links into the bundle ---------------------------------------------------------------
+
+def _relative_target(value: Any) -> str | None:
+    """The bundle file a relative link names, or None for other links."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parts = urlsplit(value.strip())
+    except ValueError:
+        return None
+    if parts.scheme or parts.netloc or value.strip().startswith(("/", "#", "?")):
+        return None
+    target = unquote(parts.path)
+    while target.startswith("./"):
+        target = target[2:]
+    return target or None
+
+
+def missing_bundle_files(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    warnings = []
+    bundle = talk.source.name == BUNDLE_INDEX
+    for key, value in fm.data.items():
+        lower = key.lower()
+        if not lower.startswith("url_") or lower == "url_custom":
+            continue
+        target = _relative_target(value)
+        if target is None or target in talk.bundle_files:
+            continue
+        if bundle:
+            warnings.append(_warning(
+                talk, fm, key, f"`{key}` points at `{target}`, which is not in the talk's "
+                "folder", f"put {target} in {talk.source.parent.name}/ beside index.md, or "
+                "use a full URL"))
+        else:
+            warnings.append(_warning(
+                talk, fm, key, f"`{key}` is a relative link (`{target}`), but the talk is a "
+                "single file: it points at nothing",
+                f"make it a page bundle, {talk.source.stem}/index.md with {target} beside "
+                "it, or use a full URL"))
+    return warnings

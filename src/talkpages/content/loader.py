@@ -1,0 +1,218 @@
+"""Find the talk files of a site, turn each into a Talk, and check them together.
+
+Every problem of every file is gathered; nothing stops at the first one. The result
+is either a Site, or the full list of problems to show.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from stat import S_ISLNK, S_ISREG
+
+from ..build import cache
+from ..build.parallel import forks, render_all
+from ..diagnostics import Diagnostic, has_errors
+from . import addresses, links
+from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
+from .config import Config, load_config
+from .frontmatter import FrontMatterError, split
+from .model import Site, Talk, make_talk, slugify
+from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
+from .speakers import load_speakers
+
+TALKS_DIR = "talks"
+BUNDLE_INDEX = "index.md"
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[Diagnostic]]:
+    if not site_dir.is_dir():
+        return None, [Diagnostic(site_dir, "the site folder does not exist or is not a folder",
+                                 hint="pass the folder that holds talks/ with -s")]
+    config, problems = load_config(site_dir, options.overrides)
+    speakers, found = load_speakers(site_dir)
+    problems += found
+    root = links.real(site_dir)
+    for theme in ("layouts", "assets"):  # the site's own theme: read, and its assets copied
+        links.check_tree(site_dir / theme, root, problems)
+    talks_dir = site_dir / TALKS_DIR
+    outside = links.check(talks_dir, site_dir)
+    if outside is not None:
+        return None, [*problems, outside]
+    if not talks_dir.is_dir():
+        problems.append(Diagnostic(talks_dir, "the site has no talks/ folder",
+                                   hint="create talks/ and add a file such as talks/my-talk.md"))
+        return None, problems
+    talks: list[Talk] = []
+    files = find_talk_files(talks_dir, problems, root)
+    results = _load_all(files, config)
+    for talk, found in results:
+        problems += found
+        if talk is not None and _published(talk, options):
+            talks.append(talk)
+    problems += check_slugs(talks)
+    talks.sort(key=lambda t: t.sort_key)
+    site = Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
+                speakers=speakers)
+    problems += addresses.check_site(site)
+    if has_errors(problems):
+        return None, problems
+    return site, problems
+
+
+def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
+              ) -> list[tuple[Talk | None, list[Diagnostic]]]:
+    """The talk of every file: from the build's cache where the file and the inputs are
+    the same as when it was read, the others read (on every core for many)."""
+    active = cache.active()
+    config_key = cache.config_key(config)
+    inputs = [(slug, bundle_files, config_key) for _, slug, bundle_files in files]
+    results = [active.known_talk(path, given)
+               for (path, _, _), given in zip(files, inputs, strict=True)]
+    missing = [number for number, result in enumerate(results) if result is None]
+    if not forks(len(missing), active.parallel):  # read here: nothing to pickle
+        for number in missing:
+            path, slug, bundle_files = files[number]
+            results[number] = result = load_talk(path, slug, config, bundle_files, config_key,
+                                                  through_links=True)
+            active.remember_talk(path, inputs[number], result)
+        return results  # type: ignore[return-value]
+    made = render_all(_load_job(config, config_key), [files[n] for n in missing],
+                      active.parallel)
+    for number, blob in zip(missing, made, strict=True):
+        results[number] = result = pickle.loads(blob)  # noqa: S301 - made just now
+        active.remember_talk(files[number][0], inputs[number], result, blob)
+    return results  # type: ignore[return-value]
+
+
+def _load_job(config: Config, config_key: str,
+              ) -> Callable[[tuple[Path, str, tuple[str, ...]]], bytes]:
+    """A talk read, pickled: as it travels from a worker, and as the cache keeps it."""
+    def load(job: tuple[Path, str, tuple[str, ...]]) -> bytes:
+        return pickle.dumps(load_talk(job[0], job[1], config, job[2], config_key, True),
+                            protocol=pickle.HIGHEST_PROTOCOL)
+    return load
+
+
+def find_talk_files(talks_dir: Path, problems: list[Diagnostic], root: str | None = None,
+                    ) -> list[tuple[Path, str, tuple[str, ...]]]:
+    """(path, default slug, bundle files) for `talks/*.md` and `talks/<slug>/index.md`.
+    Links are followed while they stay inside the site, whose real path is `root` (by
+    default the folder holding `talks_dir`): see links.py."""
+    root = root or links.real(talks_dir.parent)
+    here = links.real(talks_dir)
+    found = []
+    try:
+        with os.scandir(talks_dir) as listing:  # file types without a stat() each
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError as exc:
+        problems.append(Diagnostic(talks_dir, f"cannot list the talks folder: {exc.strerror}"))
+        return []
+    for entry in entries:
+        if entry.name.startswith((".", "_")):
+            continue
+        path = talks_dir / entry.name
+        target: str | None = os.path.join(here, entry.name)
+        linked = entry.is_symlink()
+        if linked:
+            target, problem = links.follow(path, root)
+            if problem is not None:
+                problems.append(problem)
+                continue
+        assert target is not None
+        if os.path.isdir(target) if linked else entry.is_dir(follow_symlinks=False):
+            index = path / BUNDLE_INDEX
+            if _is_index(index, root, problems):
+                found.append((index, slugify(entry.name),
+                              tuple(links.walk(path, target, root, problems, BUNDLE_INDEX))))
+        elif entry.name.lower().endswith(".md") and (
+                os.path.isfile(target) if linked else entry.is_file(follow_symlinks=False)):
+            found.append((path, slugify(path.stem), ()))
+    return found
+
+
+def _is_index(index: Path, root: str, problems: list[Diagnostic]) -> bool:
+    """Is there a bundle's index.md (a link to one inside the site counts)?"""
+    try:
+        mode = os.lstat(index).st_mode
+    except OSError:
+        return False
+    if S_ISLNK(mode):
+        target, problem = links.follow(index, root)
+        if problem is not None:
+            problems.append(problem)
+        return target is not None and os.path.isfile(target)
+    return S_ISREG(mode)
+
+
+def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ...] = (),
+              config_key: str = "", through_links: bool = False,
+              ) -> tuple[Talk | None, list[Diagnostic]]:
+    """The Talk of one file, or its problems. `config_key` (the config's digest) goes
+    into the talk's key, with the file's bytes and modification time (see cache.py).
+
+    `through_links`: the caller found the file by `find_talk_files`, which follows a
+    link only inside the site. Any other caller (a build that reads again only the files
+    that changed) is refused a file reached through a link, the link to the file or to
+    its bundle's folder, so no other way reads a file from outside the site."""
+    try:
+        if not through_links and (os.path.islink(path) or (
+                path.name == BUNDLE_INDEX and os.path.islink(path.parent))):
+            return None, [Diagnostic(path, "the talk file is reached through a link, which "
+                                     "only a build of the whole site follows")]
+        stat = path.stat()
+        size = stat.st_size
+        if size > MAX_FILE_BYTES:
+            return None, [Diagnostic(path, f"the file is too large ({size // 1024} KiB); a talk "
+                                     "file is text of a few KiB", 1, 1)]
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [Diagnostic(path, "the file is not UTF-8 text", line, column,
+                                 hint="save it as UTF-8 in your editor")]
+    try:
+        fm = split(text)
+    except FrontMatterError as exc:
+        return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
+    modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
+    key = cache.digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
+                       repr(bundle_files), str(int(stat.st_mtime)), config_key)
+    return make_talk(fm, path, slug, config, bundle_files, modified, key)
+
+
+def _published(talk: Talk, options: LoadOptions) -> bool:
+    if talk.draft and not options.drafts:
+        return False
+    future = talk.publish_date is not None and talk.publish_date > options.now
+    return options.future or not future
+
+
+def check_slugs(talks: list[Talk]) -> list[Diagnostic]:
+    problems = []
+    seen: dict[str, Talk] = {}
+    for talk in sorted(talks, key=lambda t: str(t.source)):
+        key = talk.slug.lower()
+        if not talk.slug:
+            problems.append(Diagnostic(talk.source, "the talk has no usable slug", 1, 1,
+                                       hint='add `slug = "my-talk"`'))
+        elif (problem := addresses.slug_problem(talk.slug)) is not None:
+            problems.append(Diagnostic(talk.source, problem[0],
+                                       addresses.key_line(talk, "slug"), 1, hint=problem[1]))
+        elif key in seen:
+            other = seen[key]
+            problems.append(Diagnostic(
+                talk.source, f"two talks have the slug {talk.slug!r}: this one and "
+                f"{other.source}", 1, 1, hint='give one of them another `slug = "…"`'))
+        else:
+            seen[key] = talk
+    return problems

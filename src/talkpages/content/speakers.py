@@ -1,0 +1,126 @@
+"""`speakers.toml`: optional names, bios and links of the people in `authors`.
+
+One table per speaker, keyed by what talk files write in `authors`: a name, or an id
+such as Hugo Academic's `admin`, which `name` then spells out.
+
+    ["Klaus Ma"]
+    bio = "Founder of Volcano and kube-batch."   # Markdown
+    affiliation = "Huawei"
+    url = "https://github.com/k82cn"
+    links = [{ name = "Twitter", url = "https://twitter.com/…" }]
+
+    [admin]
+    name = "Kevin Wang"
+
+A site without the file still gets a page per speaker, with the name as written.
+Problems come back as diagnostics with their line, like the rest of the site.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from .characters import in_toml_file
+from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
+from .links import check as check_link
+from .model import is_safe_url
+
+SPEAKERS_NAME = "speakers.toml"
+KEYS = ("name", "bio", "affiliation", "url", "links")
+
+
+@dataclass(frozen=True)
+class SpeakerLink:
+    name: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Speaker:
+    key: str  # as written in `authors`
+    name: str
+    bio: str = ""
+    affiliation: str = ""
+    url: str = ""
+    links: tuple[SpeakerLink, ...] = ()
+
+
+def load_speakers(site_dir: Path) -> tuple[dict[str, Speaker], list[Diagnostic]]:
+    """The speakers of `speakers.toml` by key; an absent file is no speakers and no problem."""
+    path = site_dir / SPEAKERS_NAME
+    outside = check_link(path, site_dir)  # a link out of the site is not read
+    if outside is not None:
+        return {}, [outside]
+    if not path.exists():
+        return {}, []
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        return {}, [Diagnostic(path, f"cannot read the speakers file: {exc}")]
+    try:
+        raw = parse_toml(text)
+    except FrontMatterError as exc:
+        message = exc.message.replace("TOML front matter", "TOML")
+        return {}, [Diagnostic(path, message, exc.line, exc.column, hint=exc.hint)]
+    lines = toml_key_lines(text.split("\n"))
+    speakers, problems = parse_speakers(raw, path, lines)
+    return speakers, problems + in_toml_file(path, raw, text)
+
+
+def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
+                   ) -> tuple[dict[str, Speaker], list[Diagnostic]]:
+    speakers: dict[str, Speaker] = {}
+    problems: list[Diagnostic] = []
+
+    def problem(key: str, message: str, hint: str | None = None,
+                severity: str = "error") -> None:
+        problems.append(Diagnostic(path, message, lines.get(key.lower()),
+                                   severity=severity, hint=hint))  # type: ignore[arg-type]
+
+    def url(key: str, name: str, value: Any) -> str:
+        if value in (None, ""):
+            return ""
+        text = str(value).strip() if isinstance(value, str) else ""
+        if not text or not is_safe_url(text) or not text.startswith(("http", "mailto:")):
+            problem(f"{key}.{name}", f"`{name}` of {key!r} is not an http(s) or mailto link: "
+                    f"{value!r}", "links must start with https://, http:// or mailto:")
+            return ""
+        return text
+
+    for key, table in raw.items():
+        if not isinstance(table, dict):
+            problem(key, f"{key!r} must be a table of name, bio, affiliation, url, links",
+                    f'write it as ["{key}"] followed by lines such as bio = "…"')
+            continue
+        fields = {str(k).lower(): v for k, v in table.items()}
+        for unknown in sorted(set(fields) - set(KEYS)):
+            close = difflib.get_close_matches(unknown, KEYS, n=1)
+            problem(f"{key}.{unknown}", f"unknown speaker key {unknown!r} for {key!r}",
+                    f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(KEYS)}",
+                    severity="warning")
+        texts = {}
+        for name in ("name", "bio", "affiliation"):
+            value = fields.get(name, "")
+            if not isinstance(value, str):
+                problem(f"{key}.{name}", f"`{name}` of {key!r} must be text")
+                value = ""
+            texts[name] = value.strip()
+        links = []
+        entries = fields.get("links") or []
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            problem(f"{key}.links", f"`links` of {key!r} must be a list of tables with "
+                    "name and url", 'links = [{ name = "GitHub", url = "https://…" }]')
+            entries = []
+        for entry in entries:
+            entry = {str(k).lower(): v for k, v in entry.items()}
+            link = url(key, "links", entry.get("url"))
+            if link:
+                links.append(SpeakerLink(str(entry.get("name") or link), link))
+        speakers[key] = Speaker(key=key, name=texts["name"] or key.strip(), bio=texts["bio"],
+                                affiliation=texts["affiliation"],
+                                url=url(key, "url", fields.get("url")), links=tuple(links))
+    return speakers, problems

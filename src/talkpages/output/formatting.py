@@ -1,0 +1,79 @@
+"""Human-readable dates and times, always in the event's own zone, the zone named.
+
+English, independent of the machine's locale, so that two machines build the same
+bytes: `Wed 22 May 2019, 14:50–15:25 CEST`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from ..content.times import Schedule, utc_offset, zone_label
+
+DASH = "\u2013"
+
+
+def day(value: date) -> str:
+    return f"{value:%a} {value.day} {value:%b %Y}"
+
+
+def short_day(value: date) -> str:
+    return f"{value.day} {value:%b %Y}"
+
+
+def clock(value: datetime) -> str:
+    return f"{value:%H:%M}"
+
+
+def when(schedule: Schedule) -> str:
+    """The whole date and time range of a talk."""
+    start, end = schedule.start, schedule.end
+    if not isinstance(start, datetime) or not isinstance(end, datetime):
+        return _days(_as_date(start), _as_date(end))
+    first, last = zone_label(start), zone_label(end)
+    if start.date() == end.date():
+        if first == last:
+            return f"{day(start)}, {clock(start)}{DASH}{clock(end)} {first}"
+        return f"{day(start)}, {clock(start)} {first} {DASH} {clock(end)} {last}"
+    if first == last:
+        return f"{day(start)}, {clock(start)} {DASH} {day(end)}, {clock(end)} {first}"
+    return f"{day(start)}, {clock(start)} {first} {DASH} {day(end)}, {clock(end)} {last}"
+
+
+def _days(first: date, last: date) -> str:
+    if first == last:
+        return day(first)
+    if first.year != last.year:
+        return f"{day(first)} {DASH} {day(last)}"
+    if first.month != last.month:
+        return f"{first:%a} {first.day} {first:%b} {DASH} {day(last)}"
+    return f"{first:%a} {first.day} {DASH} {day(last)}"
+
+
+def _as_date(value: date) -> date:
+    return value.date() if isinstance(value, datetime) else value
+
+
+def short_when(schedule: Schedule) -> str:
+    """The day (or days) only, for lists."""
+    first, last = _as_date(schedule.start), _as_date(schedule.end)
+    if first == last:
+        return short_day(first)
+    if first.year == last.year and first.month == last.month:
+        return f"{first.day}{DASH}{short_day(last)}"
+    return f"{short_day(first)} {DASH} {short_day(last)}"
+
+
+def zone_note(schedule: Schedule) -> str:
+    """The zone spelled out: `Europe/Madrid, UTC+02:00`; empty for all-day talks."""
+    if schedule.all_day or not isinstance(schedule.start, datetime):
+        return ""
+    offset = utc_offset(schedule.start)
+    return f"{schedule.zone}, {offset}" if schedule.zone else offset
+
+
+def machine(value: date) -> str:
+    """The `datetime` attribute of <time>: ISO 8601 with the real offset."""
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="minutes" if not value.second else "seconds")
+    return value.isoformat()

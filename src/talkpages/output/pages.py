@@ -1,0 +1,183 @@
+"""The list pages: the index, and a page per tag, speaker and year; pure, Site -> specs.
+
+Every list shows upcoming talks (soonest first), then past talks (newest first, under
+a heading per year), and is cut into pages of `paginate` talks (`page/2/`, `page/3/`…)
+so that no page grows with the site: the index of a 10,000-talk site weighs what the
+index of a 50-talk site does. Overview pages (`tags/`, `speakers/`, `years/`) list
+every group with its number of talks.
+
+Each page is a `PageSpec`: the template, the path from the site root and the
+context; render.py turns them into HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import quote, unquote
+
+from markupsafe import Markup
+
+from ..build import cache
+from ..build.cache import Keys
+from ..content import taxonomy
+from ..content.model import Site, Talk
+from ..content.taxonomy import Group
+from . import embeds, jsonld
+from .theme import Theme
+
+HEADINGS = {"tag": "Talks tagged “{}”", "speaker": "{}", "year": "Talks in {}"}
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    template: str
+    url: str  # from the site root, as written to disk: "", "tags/kubernetes/", "page/2/"
+    origin: str  # for messages
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Pager:
+    number: int
+    count: int
+    base: str  # the first page's path from the site root, URL-encoded (for hrefs)
+
+    def url(self, number: int) -> str:
+        return self.base if number == 1 else f"{self.base}page/{number}/"
+
+    @property
+    def previous(self) -> str | None:
+        return self.url(self.number - 1) if self.number > 1 else None
+
+    @property
+    def next(self) -> str | None:
+        return self.url(self.number + 1) if self.number < self.count else None
+
+    @property
+    def first(self) -> str:
+        return self.url(1)
+
+    @property
+    def last(self) -> str:
+        return self.url(self.count)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One entry of an overview page."""
+    name: str
+    path: str  # from the site root, ready for an href
+    count: int
+
+
+def list_pages(site: Site, existing: set[str],
+               known: tuple[list[Group], list[Group], list[Group]] | None = None,
+               ) -> list[PageSpec]:
+    """Every list page; `existing` are the paths already rendered (to link only the
+    per-tag and per-speaker feeds that the site has). The site's tags,
+    speakers and years (`known`), when the caller has them already."""
+    order = site.upcoming + site.past
+    position = {id(talk): number for number, talk in enumerate(order)}
+    tags, speakers, years = known or (taxonomy.by_tag(site), taxonomy.by_speaker(site),
+                                      taxonomy.years(site))
+    specs = _paginated(site, "index.html", "", "the index", order, {
+        "years": [Term(g.name, f"years/{g.slug}/", len(g.talks)) for g in years]})
+    specs += _overview(tags, "tags/", "Tags", "tag")
+    specs += _overview(speakers, "speakers/", "Speakers", "speaker")
+    specs += _overview(years, "years/", "Years", "year")
+    for kind, groups in (("tag", tags), ("speaker", speakers), ("year", years)):
+        for group in groups:
+            base = f"{kind}s/{quote(group.slug)}/"
+            feed = f"{kind}s/{group.slug}/calendar.ics"
+            talks = sorted(group.talks, key=lambda t: position[id(t)])
+            # The group without its talks: a page shows (and so depends on) its own.
+            specs += _paginated(site, "list.html", base, f"the {kind} page of {group.name!r}",
+                                talks, {"kind": kind, "group": replace(group, talks=()),
+                                        "heading": HEADINGS[kind].format(group.name),
+                                        "feed": quote(feed) if feed in existing else None})
+    return specs
+
+
+def _paginated(site: Site, template: str, base: str, origin: str, talks: Sequence[Talk],
+               context: dict[str, Any]) -> list[PageSpec]:
+    size = site.config.paginate
+    chunks = [talks[i:i + size] for i in range(0, len(talks), size)] or [[]]
+    specs = []
+    coming = site.coming
+    for number, chunk in enumerate(chunks, start=1):
+        pager = Pager(number, len(chunks), base)
+        upcoming = [t for t in chunk if id(t) in coming]
+        past = [t for t in chunk if id(t) not in coming]
+        url = pager.url(number)
+        specs.append(PageSpec(template, unquote(url), origin, {
+            **context, "pager": pager, "upcoming": upcoming,
+            "past_by_year": taxonomy.by_year(past), "total": len(talks),
+            "first_page": number == 1}))
+    return specs
+
+
+def _overview(groups: Iterable[Group], base: str, title: str, kind: str) -> list[PageSpec]:
+    terms = [Term(g.name, f"{base}{quote(g.slug)}/", len(g.talks)) for g in groups]
+    return [PageSpec("terms.html", base, f"the {kind} overview",
+                     {"heading": title, "kind": kind, "terms": terms})]
+
+
+# A talk's list item is made once, with this where the path to the site root goes, and
+# shown on the index, its year, tags and speakers alike (control characters never reach
+# a talk's text, so no field can spell it).
+ROOT_MARK = "\x00root\x00"
+
+
+def item(theme: Theme, talk: Talk) -> bytes:
+    """A talk's list item (partials/talk_item.html), with ROOT_MARK for the root."""
+    macro = theme.env.get_template("partials/talk_item.html").module.talk_item  # type: ignore[attr-defined]
+    return str(macro(talk, ROOT_MARK)).encode()
+
+
+def filters(site: Site, theme: Theme, keys: Keys) -> dict[str, Callable[..., Any]]:
+    """The template filters of the pages (see the README's Themes section)."""
+    config = site.config
+    active = cache.active()
+
+    def item_html(talk: Talk, root: str) -> Markup:
+        key = keys.fragment("item", talk)
+        data = active.fragment(key)
+        if data is None:
+            data = item(theme, talk)
+            active.remember_fragment(key, data)
+        return Markup(data.decode().replace(ROOT_MARK, root))
+
+    paths: dict[str, str] = {}
+    names: dict[str, str] = {}
+
+    def speaker_path(author: str) -> str:
+        if author not in paths:
+            paths[author] = taxonomy.speaker_path(site, author)
+        return paths[author]
+
+    def speaker_name(author: str) -> str:
+        if author not in names:
+            names[author] = taxonomy.speaker_name(site, author)
+        return names[author]
+
+    return {
+        "item_html": item_html,
+        "asset": lambda name: f"assets/{quote(theme.published_name(name))}",
+        "tag_path": taxonomy.tag_path,
+        "speaker_path": speaker_path,
+        "speaker_name": speaker_name,
+        "status": taxonomy.status,
+        "jsonld": lambda talk: Markup(jsonld.script(jsonld.event(site, talk))),
+        "video": lambda talk: embeds.video_embed(talk, config.embed_videos),
+        "plain": jsonld.plain,
+        "image_url": lambda talk: config.absolute_url(talk.url + quote(talk.image.file))
+        if talk.image and talk.image.file else "",
+        "next_schedule": lambda talk: talk.next_schedule(site.now),
+    }
+
+
+def tests(site: Site) -> dict[str, Callable[..., bool]]:
+    """The template tests: `occurrence is over` (ended at the time of the build)."""
+    return {"over": lambda schedule: bool(schedule.end_utc <= site.now)}

@@ -1,0 +1,173 @@
+"""What a build makes: a recipe for every output, worked out from the Site before anything
+is made. Pure: a Site in, recipes out.
+
+A recipe says what its output is made from: a template and a context (pages), or the
+fragments of talks in order (feeds, talks.json, search.json), or a file to copy. So an
+output can be made on any core, kept when its key is the key of the output the last
+build made, and made again on its own when a talk it shows changes (delta.py). Feeds
+and the site's JSON files name their talks' fragments by key, never the talks
+themselves: made again, they read a few hundred bytes a talk from the build's cache
+instead of every talk of the site.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from ..build.cache import Keys
+from ..content import taxonomy
+from ..content.model import Site, Talk
+from . import pages, sitefiles
+from .ical import event_zone, zone_years
+from .theme import Theme
+
+FEED_PATH = "calendar.ics"
+
+# Kinds of recipes
+TALK, PAGE, FEED, EVENT_FILE = "talk", "page", "feed", "event file"
+ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE = (
+    "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file")
+
+
+@dataclass(frozen=True, eq=False)
+class Recipe:
+    path: str  # of the output, from the site root
+    kind: str
+    origin: str  # for messages
+    template: str = ""  # TALK, PAGE
+    url: str = ""
+    context: Mapping[str, Any] = field(default_factory=dict)  # TALK, PAGE, ATOM, SITEMAP
+    pieces: tuple[tuple[str, str], ...] = ()  # (talk source, fragment key), in order
+    text: tuple[str, ...] = ()  # a feed's name and description
+    zones: tuple[tuple[str, int, int], ...] = ()  # a feed's VTIMEZONEs and their years
+    source: Path | None = None  # FILE
+
+    def talks(self) -> Iterator[Talk]:
+        """The talks the output shows (beyond what decides where they are listed)."""
+        if self.kind in (TALK, PAGE, ATOM):
+            yield from _talks_in(self.context)
+
+    def sources(self) -> set[str]:
+        """The talk files the output shows: when one of them changes, so may the output."""
+        return {source for source, _ in self.pieces} | {t.file for t in self.talks()}
+
+
+def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
+    """Every output of the site, in the order they are made: talk pages first (their
+    fragments make up the lists and feeds), lists last (they link the feeds there are)."""
+    talks = list(site.talks)
+    tags, speakers, years = taxonomy.by_tag(site), taxonomy.by_speaker(site), taxonomy.years(site)
+    recipes = [Recipe(f"{talk.url}index.html", TALK, str(talk.source), "talk.html", talk.url,
+                      {"talk": talk, "previous": talks[n - 1] if n > 0 else None,
+                       "next": talks[n + 1] if n + 1 < len(talks) else None})
+               for n, talk in enumerate(talks)]
+    recipes += [Recipe(f"{talk.url}{name}", FILE, str(talk.source),
+                       source=talk.source.parent / name)
+                for talk in talks for name in talk.bundle_files]
+    recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
+    zone_years = zones_of(site)
+    config = site.config
+    pieces = {kind: {id(talk): (talk.file, keys.fragment(kind, talk)) for talk in talks}
+              for kind in ("event", "record", "row")}
+    feeds = [(FEED_PATH, site.talks, config.feed_name, config.description, "the calendar feed")]
+    for kind, groups in (("tags", tags), ("speakers", speakers)):
+        for group in groups:
+            path = f"{kind}/{group.slug}/{FEED_PATH}"
+            label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
+            feeds.append((path, group.talks, f"{config.feed_name}: {group.name}",
+                          f"Talks {label} on {config.title}", f"the feed {path}"))
+    events = pieces["event"]
+    for path, members, name, description, origin in feeds:
+        recipes.append(Recipe(path, FEED, origin, pieces=tuple(events[id(t)] for t in members),
+                              text=(name, description), zones=_zones(members, zone_years)))
+    recipes += [Recipe(event_file(talk), EVENT_FILE, talk.file, pieces=(events[id(talk)],),
+                       zones=_zones((talk,), zone_years)) for talk in talks]
+    existing = {recipe.path for recipe in recipes}
+    recipes += [_page(spec) for spec in pages.list_pages(site, existing, (tags, speakers, years))]
+    listed = [r.path.removesuffix("index.html") for r in recipes if r.path.endswith("index.html")]
+    newest = sorted(talks, key=lambda t: t.sort_key, reverse=True)[:sitefiles.FEED_LIMIT]
+    lastmod = {t.url: t.lastmod for t in talks if t.lastmod is not None}
+    recipes += [
+        Recipe("sitemap.xml", SITEMAP, "the sitemap",
+               context={"pages": sorted(listed, key=_depth), "lastmod": lastmod}),
+        Recipe("robots.txt", ROBOTS, "robots.txt"),
+        Recipe("feed.xml", ATOM, "the Atom feed", context={"talks": newest}),
+        Recipe("talks.json", TALKS_JSON, "talks.json",
+               pieces=tuple(pieces["record"][id(t)] for t in talks)),
+        Recipe("search.json", SEARCH, "the search index",
+               pieces=tuple(pieces["row"][id(t)] for t in site.upcoming + site.past))]
+    recipes += [Recipe(f"assets/{theme.published_name(name)}", FILE, str(path), source=path)
+                for name, path in theme.assets.items()]
+    recipes += [Recipe(name, FILE, str(path), source=path)
+                for name, path in theme.assets.items() if name.startswith("favicon.")]
+    return recipes
+
+
+def event_file(talk: Talk) -> str:
+    """The "Add to calendar" file of a talk, named after it for the download."""
+    return f"{talk.url}{talk.slug}.ics"
+
+
+def page_path(url: str) -> str:
+    """The file of a page at `url` (`my-talk/` -> `my-talk/index.html`)."""
+    return url + "index.html" if url == "" or url.endswith("/") else url
+
+
+def zones_of(site: Site) -> dict[str, tuple[int, int]]:
+    """The first and last year of the site's events in each zone: every feed gives a
+    zone the same VTIMEZONE, covering them all (see ical.py)."""
+    return zone_years(site.talks, site.now)
+
+
+def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
+    """All of a talk that decides which outputs there are and where it is listed: its
+    address, order, upcoming or past (and the date it is listed at), tags, speakers,
+    year, publishing, zone (and the one its event names) and years, bundle files. Two
+    builds whose talks have the same shapes have the same recipes, with the talks' other
+    fields in them (delta.py)."""
+    last = talk.occurrences[-1]
+    return (talk.slug, talk.source, talk.sort_key, talk.is_upcoming(now),
+            talk.next_schedule(now).start_utc, talk.ended(now), talk.tags, talk.authors,
+            taxonomy.year_of(talk), talk.lastmod, talk.publish_date, talk.draft,
+            talk.schedule.zone, event_zone(talk), talk.schedule.all_day, _year(last.end),
+            talk.recurrence is not None and not talk.recurrence.bounded, talk.bundle_files)
+
+
+def _year(value: date) -> int:
+    return value.year
+
+
+def _page(spec: pages.PageSpec) -> Recipe:
+    return Recipe(page_path(spec.url), PAGE, spec.origin, spec.template, spec.url, spec.context)
+
+
+def _zones(talks: Any, years: dict[str, tuple[int, int]]) -> tuple[tuple[str, int, int], ...]:
+    """The VTIMEZONEs of a feed: those of the zones its events name, and no other."""
+    if len(talks) == 1:  # a talk's own .ics: 100,000 of them on a large site
+        zone = event_zone(talks[0])
+        return ((zone, *years[zone]),) if zone else ()
+    zones = sorted({zone for zone in map(event_zone, talks) if zone})
+    return tuple((zone, *years[zone]) for zone in zones)
+
+
+def _talks_in(value: Any) -> Iterator[Talk]:
+    if isinstance(value, Talk):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _talks_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _talks_in(item)
+    elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+        for name in value.__dataclass_fields__:
+            yield from _talks_in(getattr(value, name))
+
+
+def _depth(path: str) -> tuple[int, str]:
+    """The sitemap's order: the index first, then by depth and name."""
+    return (path.count("/"), path)

@@ -1,0 +1,215 @@
+"""The site's machine-readable files: sitemap.xml, robots.txt, feed.xml, talks.json,
+search.json. Pure: a Site (and the pages rendered) in, bytes out.
+
+- `sitemap.xml`: every page, with `<lastmod>` where a talk says when it changed.
+- `feed.xml`: Atom (RFC 4287), the newest `FEED_LIMIT` talks by date, upcoming ones
+  included. Entry ids are the talk's URL, which a rebuild never changes; `updated` is the
+  talk's `lastmod`, else its `publishDate`, else its date (never later than the build).
+- `talks.json`: every talk with all its fields and absolute URLs, for other programs.
+- `search.json`: the few fields the index's filter searches, for sites whose index
+  spans several pages (the filter then searches every talk, not just the first page).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from datetime import date, datetime, timezone
+from typing import Any
+from urllib.parse import quote, urljoin
+
+from ..content import taxonomy
+from ..content.model import Site, Talk
+from . import formatting, jsonld, markup
+
+UTC = timezone.utc
+FEED_LIMIT = 50
+ATOM = "http://www.w3.org/2005/Atom"
+
+
+def escape(text: str) -> str:
+    """XML character data: `&`, `<` and `>` escaped (xml.sax.saxutils.escape, whose
+    module imports urllib, http and ssl: 30 ms of every start)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def quoteattr(text: str) -> str:
+    """A quoted XML attribute value, as xml.sax.saxutils.quoteattr writes it."""
+    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"' + text.replace('"', "&quot;") + '"'
+
+
+def url_path(path: str) -> str:
+    """A path from the site root as it goes into a URL: non-ASCII percent-encoded."""
+    return quote(path, safe="/%")
+
+
+def sitemap(site: Site, pages: Iterable[str], lastmod: dict[str, datetime]) -> bytes:
+    """`pages`: paths from the site root (`""`, `my-talk/`, `tags/x/`); `lastmod`: the
+    `lastmod` of talk pages that have one."""
+    rows = []
+    for path in pages:
+        loc = escape(site.config.absolute_url(url_path(path)))
+        changed = lastmod.get(path)
+        extra = f"<lastmod>{changed.isoformat(timespec='seconds')}</lastmod>" if changed else ""
+        rows.append(f"  <url><loc>{loc}</loc>{extra}</url>\n")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            f"{''.join(rows)}</urlset>\n").encode()
+
+
+def robots(site: Site) -> bytes:
+    return (f"User-agent: *\nAllow: /\n"
+            f"Sitemap: {site.config.absolute_url('sitemap.xml')}\n").encode()
+
+
+def updated(site: Site, talk: Talk) -> datetime:
+    stamp = talk.lastmod or talk.publish_date or min(talk.schedule.start_utc, site.now)
+    return stamp.astimezone(UTC)
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def atom(site: Site, talks: list[Talk], path: str = "feed.xml") -> bytes:
+    """`talks`: the newest FEED_LIMIT talks by date, newest first."""
+    config = site.config
+    newest = max((updated(site, t) for t in talks), default=site.now)
+    author = config.author or config.title
+    lines = ['<?xml version="1.0" encoding="utf-8"?>', f'<feed xmlns="{ATOM}" '
+             f'xml:lang={quoteattr(config.language)}>',
+             f"<title>{escape(config.title)}</title>"]
+    if config.description:
+        lines.append(f"<subtitle>{escape(config.description)}</subtitle>")
+    lines += [f"<id>{escape(config.base_url)}</id>",
+              f'<link rel="self" type="application/atom+xml" '
+              f'href={quoteattr(config.absolute_url(path))}/>',
+              f'<link rel="alternate" type="text/html" href={quoteattr(config.base_url)}/>',
+              f"<updated>{_stamp(newest)}</updated>",
+              f"<author><name>{escape(author)}</name></author>",
+              '<generator uri="https://pypi.org/project/talkpages/">talkpages</generator>']
+    for talk in talks:
+        lines += _entry(site, talk)
+    lines.append("</feed>\n")
+    return "\n".join(lines).encode()
+
+
+def _entry(site: Site, talk: Talk) -> list[str]:
+    url = site.config.absolute_url(url_path(talk.url))
+    where = ", ".join(p for p in [talk.event, talk.location] if p)
+    facts = formatting.when(talk.schedule) + (f" · {where}" if where else "")
+    status = taxonomy.status(talk)
+    if status:
+        facts = f"{status.title()}: {facts}"
+    content = f"<p>{escape(facts)}</p>" + markup.to_html(talk.abstract or talk.summary,
+                                                         math=talk.math)
+    lines = ["<entry>", f"<title>{escape(talk.title)}</title>", f"<id>{escape(url)}</id>",
+             f'<link rel="alternate" type="text/html" href={quoteattr(url)}/>',
+             f"<updated>{_stamp(updated(site, talk))}</updated>"]
+    if talk.publish_date:
+        lines.append(f"<published>{_stamp(talk.publish_date)}</published>")
+    lines += [f"<author><name>{escape(taxonomy.speaker_name(site, a))}</name></author>"
+              for a in talk.authors]
+    lines += [f"<category term={quoteattr(tag)}/>" for tag in talk.tags]
+    summary = jsonld.plain(talk.abstract or talk.summary)
+    if summary:
+        lines.append(f"<summary>{escape(summary)}</summary>")
+    lines += [f'<content type="html">{escape(content)}</content>', "</entry>"]
+    return lines
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return str(value)
+
+
+def _moment(value: date | None) -> str | None:
+    if value is None:
+        return None
+    return jsonld.date_value(value)
+
+
+def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
+    config = site.config
+    page = config.absolute_url(url_path(talk.url))
+    image = None
+    if talk.image and talk.image.file:
+        image = {"url": urljoin(page, quote(talk.image.file)), "caption": talk.image.caption,
+                 "alt_text": talk.image.alt_text}
+    return {
+        "slug": talk.slug, "url": page, "title": talk.title,
+        "start": _moment(talk.schedule.start), "end": _moment(talk.schedule.end),
+        "all_day": talk.schedule.all_day, "timezone": talk.schedule.zone,
+        "when": formatting.when(talk.schedule), "status": taxonomy.status(talk) or None,
+        "speakers": [{"name": taxonomy.speaker_name(site, a),
+                      "url": config.absolute_url(taxonomy.speaker_path(site, a))}
+                     for a in talk.authors],
+        "event": talk.event or None, "event_url": talk.event_url or None,
+        "location": talk.location or None,
+        "address": talk.address.__dict__ if talk.address else None,
+        "attendance": jsonld.attendance(talk),
+        "abstract": talk.abstract or None, "summary": talk.summary or None,
+        "tags": [{"name": tag, "url": config.absolute_url(taxonomy.tag_path(tag))}
+                 for tag in talk.tags],
+        "categories": list(talk.categories), "projects": list(talk.projects),
+        "links": [{"name": link.name,
+                   "url": link.url if "://" in link.url else urljoin(page, link.url),
+                   "kind": link.kind} for link in talk.links],
+        "image": image, "featured": talk.featured, "math": talk.math,
+        "publish_date": _moment(talk.publish_date), "lastmod": _moment(talk.lastmod),
+        "body": talk.body, "params": dict(talk.params),
+    }
+
+
+def record(site: Site, talk: Talk) -> bytes:
+    """A talk's entry of talks.json (a fragment the build's cache keeps)."""
+    return json.dumps(talk_record(site, talk), ensure_ascii=False,
+                      separators=(",", ":"), default=_json_value).encode()
+
+
+def talks_json(site: Site, feeds: dict[str, str], records: Iterable[bytes]) -> Iterator[bytes]:
+    """The site's fields, then `talks`: the records, in the site's order."""
+    config = site.config
+    head = json.dumps({"title": config.title, "description": config.description,
+                       "url": config.base_url, "language": config.language,
+                       "generated": _stamp(site.now), "feeds": feeds},
+                      ensure_ascii=False, separators=(",", ":"))
+    yield head[:-1].encode() + b',"talks":['
+    yield from _joined(records)
+    yield b"]}\n"
+
+
+def search_row(site: Site, talk: Talk) -> bytes:
+    """[path, title, day, speakers, event, location, tags, status]: what the index's
+    filter searches (a fragment the build's cache keeps)."""
+    return json.dumps([url_path(talk.url), talk.title, formatting.short_when(talk.schedule),
+                       ", ".join(taxonomy.speaker_name(site, a) for a in talk.authors),
+                       talk.event,
+                       talk.location, ", ".join(talk.tags), taxonomy.status(talk)],
+                      ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def search_index(rows: Iterable[bytes]) -> Iterator[bytes]:
+    """The rows of the talks in the order of the index (upcoming, then past)."""
+    yield b"["
+    yield from _joined(rows)
+    yield b"]"
+
+
+def _joined(parts: Iterable[bytes]) -> Iterator[bytes]:
+    """`b",".join(parts)` in batches, never all of a large site at once."""
+    batch: list[bytes] = []
+    first = True
+    for part in parts:
+        batch.append(part)
+        if len(batch) == 256:
+            yield (b"" if first else b",") + b",".join(batch)
+            batch, first = [], False
+    if batch:
+        yield (b"" if first else b",") + b",".join(batch)

@@ -1,0 +1,72 @@
+"""The direction of the code: content -> output -> build -> commands. A module imports
+from its own layer and the layers before it, never from one after it (lazy imports
+inside functions count too), so that reading a talk file never depends on how a site is
+rendered, and rendering never on how it is written or cached."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "talkpages"
+ORDER = ["content", "output", "build", "commands"]
+
+# Imports against the direction that the code still has; each is a back-channel that
+# the one-pipeline design removes. The list may only shrink.
+KNOWN = {
+    ("content.addresses", "build.writer"),  # the writer's rules for output paths
+    ("content.loader", "build.cache"),  # parsed talks kept between builds
+    ("content.loader", "build.parallel"),  # large sites read on every core
+    ("output.pages", "build.cache"),  # list items kept between builds
+    ("output.plan", "build.cache"),  # the keys of outputs
+    ("output.render", "build.cache"),
+    ("output.render", "build.parallel"),  # pages rendered on every core
+    ("output.render", "build.writer"),  # Output, the record of a made file
+    ("output.theme", "build.signed"),  # compiled templates kept between builds
+}
+
+
+def _layer(module: str) -> int:
+    """0 for the shared modules at the top (diagnostics), else 1 + the layer's place."""
+    parts = module.split(".")
+    return ORDER.index(parts[1]) + 1 if len(parts) > 1 and parts[1] in ORDER else 0
+
+
+def _imports(path: Path) -> set[str]:
+    module = "talkpages." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+    package = module.split(".")[:-1] if path.name != "__init__.py" else module.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:  # a module of the package, or a name in one
+                inner = f"{target}.{alias.name}"
+                where = PACKAGE.joinpath(*inner.split(".")[1:])
+                found.add(inner if where.with_suffix(".py").is_file() or where.is_dir()
+                          else target)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.startswith("talkpages.")}
+
+
+def test_no_layer_imports_a_later_one() -> None:
+    wrong = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = "talkpages." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        if module == "talkpages.__main__":  # the command itself
+            continue
+        for target in _imports(path):
+            if _layer(target) > _layer(module):
+                wrong.add((module.removeprefix("talkpages."), target.removeprefix("talkpages.")))
+    assert wrong <= KNOWN, sorted(wrong - KNOWN)
+    assert wrong >= KNOWN, f"no longer imported, take off KNOWN: {sorted(KNOWN - wrong)}"
+
+
+def test_every_module_is_in_a_layer() -> None:
+    shared = {"__init__", "__main__", "diagnostics"}  # __main__: `python -m talkpages`
+    loose = [p.stem for p in PACKAGE.glob("*.py") if p.stem not in shared]
+    assert not loose, f"modules outside content/, output/, build/, commands/: {loose}"
