@@ -248,3 +248,132 @@ def test_a_key_file_others_can_reach_is_refused_and_replaced(
     assert not path.is_symlink() and path.stat().st_mode & 0o777 == 0o600
     if how == "a link":
         assert (tmp_path / "elsewhere").read_bytes() == known
+
+
+def links_in(folder: Path) -> list[str]:
+    return [p.relative_to(folder).as_posix() for p in folder.rglob("*")
+            if p.is_symlink() or not (p.is_file() or p.is_dir())]
+
+
+PLANTS = [(where, name, kind) for where in ("public", "twin")
+          for name in ("keys", "three/index.html", "years/2018", "three/slides.pdf")
+          for kind in ("folder", "file", "replaced", "pipe")]
+
+
+@pytest.mark.parametrize(("where", "name", "kind"), PLANTS,
+                         ids=["-".join(plant) for plant in PLANTS])
+def test_an_entry_planted_in_the_output_or_its_twin_is_never_published(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path,
+        where: str, name: str, kind: str) -> None:
+    """What a `git pull` can bring into an ignored folder after a good build (a link, a
+    file in the place of one the build wrote): builds after it, a few talks changed or
+    not, publish what a build from nothing does and never leave the entry in place."""
+    site = make(make_site)
+    target = victim(tmp_path)
+    before = snapshot(target)
+    assert build(run_cli, site)[0] == 0
+    (site / "talks/two.md").write_text(talk("Two", "2027-02-03T10:00:00", 'tags = ["a"]'))
+    assert build(run_cli, site)[0] == 0  # the twin now holds the build before
+    folder = site / "public" if where == "public" else \
+        site / CACHE_DIR / "outputs" / twin_name(site)
+    path = folder / name
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "folder":
+        path.symlink_to(target, target_is_directory=True)
+    elif kind == "file":
+        path.symlink_to(target / "secret.txt")
+    elif kind == "pipe":
+        os.mkfifo(path)
+    else:
+        path.write_bytes(SECRET)
+    for step in range(3):
+        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["a"]\n# edit {step}'))
+        code, err = build(run_cli, site)
+        assert code == 0, err
+        assert files(site / "public") == clean(run_cli, site, tmp_path)
+        assert not links_in(site / "public")
+        assert not any(SECRET in data for data in files(site / "public").values())
+    assert not links_in(site / CACHE_DIR / "outputs")
+    assert snapshot(target) == before
+
+
+def test_a_huge_cache_file_is_refused_before_it_is_read(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
+    """Gigabytes of zeros are a few bytes in a repository: never read whole."""
+    from talkpages.build.owned import read_file
+
+    big = tmp_path / "big"
+    with open(big, "wb") as handle:
+        handle.truncate(3 << 30)  # sparse: no room taken
+    started = time.perf_counter()
+    with pytest.raises(OSError):
+        read_file(big)
+    with pytest.raises(OSError):
+        read_file(big, limit=4 << 30, start=signed.MAGIC)
+    assert time.perf_counter() - started < 1
+    site = make(make_site)
+    assert build(run_cli, site)[0] == 0
+    for name in ("state", "journal", f"outputs/{twin_name(site)}.record"):
+        with open(site / CACHE_DIR / name, "wb") as handle:
+            handle.truncate(2 << 30)
+    (site / "talks/one.md").write_text(talk("One", extra='tags = ["c"]'))
+    started = time.perf_counter()
+    assert build(run_cli, site)[0] == 0
+    assert time.perf_counter() - started < 10
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+
+
+def test_a_key_folder_that_is_a_link_of_the_users_is_followed(
+        key_home: Path, tmp_path: Path) -> None:
+    """~/.cache/talkpages linked to another disk: not an internal error."""
+    elsewhere = tmp_path / "disk" / "talkpages"
+    elsewhere.mkdir(parents=True, mode=0o755)
+    key_home.parent.mkdir(parents=True, exist_ok=True)
+    key_home.symlink_to(elsewhere, target_is_directory=True)
+    key = signed._key()
+    assert (elsewhere / "cache-key").read_bytes() == key
+    assert elsewhere.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("name", ["state", "journal", "fragments-zz.pack", "lock",
+                                  "outputs/TWIN.record", "outputs/.x.tmp"])
+def test_a_folder_named_like_a_cache_file_does_not_stop_the_cache(
+        make_site: MakeSite, run_cli: RunCli, name: str) -> None:
+    site = make(make_site)
+    (site / CACHE_DIR / name.replace("TWIN", twin_name(site)) / "inner").mkdir(parents=True)
+    for _ in range(2):
+        code, _, err = run_cli("build", "-s", str(site), "--now", NOW)
+        assert code == 0 and "warning" not in err, err
+    code, out, _ = run_cli("build", "-s", str(site), "--now", NOW)
+    assert "Nothing changed" in out
+
+
+def test_an_output_folder_that_is_a_link_is_refused_plainly(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
+    site = make(make_site)
+    (site / "public").symlink_to(tmp_path / "nowhere", target_is_directory=True)
+    for _ in range(2):
+        code, err = build(run_cli, site)
+        assert code == 1 and "symbolic link" in err, err
+    assert not list(site.glob(".public.talkpages-*"))
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_the_journal_is_never_appended_through_a_hard_link(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
+    site = make(make_site)
+    assert build(run_cli, site)[0] == 0
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(SECRET)
+    journal = site / CACHE_DIR / "journal"
+    journal.unlink(missing_ok=True)
+    os.link(outside, journal)
+    for step in range(2):
+        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["a"]\n# {step}'))
+        assert build(run_cli, site)[0] == 0
+    assert outside.read_bytes() == SECRET
+    assert files(site / "public") == clean(run_cli, site, tmp_path)

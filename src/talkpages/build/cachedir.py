@@ -28,10 +28,22 @@ CACHE_DIR = ".talkpages-cache"
 _FILES = ((".gitignore", "# made by talkpages: safe to delete\n*\n"),
           ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
            "# a cache of talkpages: safe to delete\n"))
-# What the entries the cache uses must be (others are looked at as they are used).
+# What the entries the cache uses must be, by name (a folder named like the state
+# would stop every build from saving it).
 _KINDS = {"outputs": stat.S_IFDIR, "trash": stat.S_IFDIR, "lock": stat.S_IFREG,
           "state": stat.S_IFREG, "journal": stat.S_IFREG, ".gitignore": stat.S_IFREG,
           "CACHEDIR.TAG": stat.S_IFREG}
+
+
+def _kind_at_top(name: str) -> int | None:
+    if name.endswith((".pack", ".tmp")):
+        return stat.S_IFREG
+    return _KINDS.get(name)
+
+
+def _kind_in_outputs(name: str) -> int | None:
+    """`<id>/`, a twin; `<id>.record` and temporary files."""
+    return stat.S_IFREG if "." in name else stat.S_IFDIR
 
 
 class CacheFolder:
@@ -50,13 +62,14 @@ class CacheFolder:
         try:
             folder = open_folder(path)
             try:
-                tidy(path, folder, _KINDS)
+                tidy(path, folder, _kind_at_top)
                 lock = _open_file(folder, "lock", os.O_RDWR)
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 for name, kind in _KINDS.items():
                     if kind == stat.S_IFDIR:
                         os.close(open_folder(path / name))
-                        tidy(path / name, path / name)
+                        tidy(path / name, path / name,
+                             _kind_in_outputs if name == "outputs" else lambda _: None)
                 for name, text in _FILES:
                     _create_once(folder, name, text.encode())
             finally:

@@ -35,7 +35,7 @@ from ..output.render import PIECE_KIND, Maker
 from . import cache as caches
 from .fingerprint import Inputs
 from .store import DiskCache
-from .writer import Staging, WriteStats
+from .writer import Staging, Unavailable, WriteStats
 
 MAX_CHANGED = 50  # more changed talks than this: the full build is as quick
 
@@ -170,6 +170,9 @@ def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCa
                 kept = store.remember_page(key, spliced or maker.make(recipe))
             staging.add(kept)
         staging.keep_the_rest(set(affected))
+    except Unavailable:  # a file it would keep is gone or replaced: a full build
+        staging.close()
+        raise _NotAvailable from None
     except BaseException:
         staging.close()
         raise

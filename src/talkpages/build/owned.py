@@ -16,6 +16,7 @@ import os
 import shutil
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -43,13 +44,15 @@ def open_folder(path: Path) -> int:
     return folder
 
 
-def tidy(path: Path, folder: int | Path, kinds: dict[str, int] | None = None) -> None:
+def tidy(path: Path, folder: int | Path,
+         kind_of: Callable[[str], int | None] = lambda name: None) -> None:
     """Remove every entry of `folder` (at `path`; open, or a path already checked) that
-    is not a plain file or folder of this user's, or not of its kind in `kinds`."""
+    is not a plain file or folder of this user's, or not of the kind `kind_of` its name
+    (`stat.S_IFREG`, `stat.S_IFDIR`; None: either)."""
     with os.scandir(folder) as entries:  # type: ignore[type-var]
         found = [(entry.name, entry.stat(follow_symlinks=False)) for entry in entries]
     for name, status in found:
-        kind = (kinds or {}).get(name, stat.S_IFMT(status.st_mode))
+        kind = kind_of(name) or stat.S_IFMT(status.st_mode)
         if kind not in (stat.S_IFREG, stat.S_IFDIR) or not mine(status, kind):
             discard(path / name, status)
 
@@ -62,21 +65,28 @@ def discard(path: Path, status: os.stat_result) -> None:
         os.unlink(path)
 
 
-def read_file(path: Path, limit: int = 1 << 40) -> bytes:
-    """The bytes of a plain file of this user's at `path`, not through a link (OSError
-    otherwise): a pipe would block, a link could read anything."""
+def read_file(path: Path, limit: int = 1 << 30, start: bytes = b"") -> bytes:
+    """The bytes of a plain file of this user's at `path`, not through a link, of at most
+    `limit` bytes and beginning with `start` (OSError otherwise): a pipe would block, a
+    link could read anything, and a file of gigabytes of zeros (a few bytes in a git
+    repository) would take the memory of the machine before it could be refused."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        if not mine(os.fstat(descriptor), stat.S_IFREG):
+        status = os.fstat(descriptor)
+        if not mine(status, stat.S_IFREG):
             raise OSError(errno.EPERM, "not a file of this user's", str(path))
-        chunks = []
-        while limit > 0:
-            chunk = os.read(descriptor, min(limit, 1 << 24))
-            if not chunk:
+        if status.st_size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+        if start and os.pread(descriptor, len(start), 0) != start:
+            raise OSError(errno.EINVAL, "not a file of talkpages", str(path))
+        data = bytearray(status.st_size)  # read into its place: never held twice
+        view, done = memoryview(data), 0
+        while done < len(data):
+            count = os.readv(descriptor, [view[done:]])
+            if count == 0:  # shorter than it was a moment ago
                 break
-            chunks.append(chunk)
-            limit -= len(chunk)
-        return b"".join(chunks)
+            done += count
+        return bytes(data[:done]) if done < len(data) else bytes(data)
     finally:
         os.close(descriptor)
 
@@ -188,3 +198,39 @@ def replace_marker(folder: int, name: str, data: bytes) -> None:
         os.write(descriptor, data)
     finally:
         os.close(descriptor)
+
+
+def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset()) -> set[str]:
+    """Make the folder at `path` hold nothing but `files` (relative path -> inode), the
+    folders they are in, and the plain files `keep` at its top: anything else (a link, a
+    pipe, a file put there by another program or replaced since) is removed where it
+    stands, each folder opened without following links. The paths of `files` found, each
+    the very file (inode) recorded."""
+    folders = {""}
+    for name in files:
+        parent = name.rpartition("/")[0]
+        while parent not in folders:
+            folders.add(parent)
+            parent = parent.rpartition("/")[0]
+    found: set[str] = set()
+    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    stack = [("", top)]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+            for entry in listed:
+                name = prefix + entry.name
+                if entry.is_dir(follow_symlinks=False) and name in folders:
+                    stack.append((name + "/", os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY
+                                                      | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                                      dir_fd=folder)))
+                elif entry.is_file(follow_symlinks=False) and (
+                        files.get(name) == entry.inode() or (not prefix and name in keep)):
+                    found.add(name)
+                else:
+                    discard_at(folder, entry.name, entry.stat(follow_symlinks=False))
+        finally:
+            os.close(folder)
+    return found

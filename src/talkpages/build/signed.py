@@ -59,17 +59,21 @@ def _key() -> bytes:
                                digest_size=32).digest()
     folder = user_cache()
     path = folder / "cache-key"
-    try:
+    try:  # the folder may be a link of the user's own (to another disk): followed
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _private(os.lstat(folder), stat.S_IFDIR):
-            os.chmod(folder, 0o700, follow_symlinks=False)
-        if not _private(os.lstat(folder), stat.S_IFDIR):
-            return secrets.token_bytes(32)  # not a folder of ours: a key for this process
+        descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            if mine(os.fstat(descriptor), stat.S_IFDIR):
+                os.fchmod(descriptor, 0o700)
+            if not _private(os.fstat(descriptor), stat.S_IFDIR):
+                return secrets.token_bytes(32)  # not a folder of ours: a key for this process
+        finally:
+            os.close(descriptor)
     except OSError:
         return secrets.token_bytes(32)
     try:
         if _private(os.lstat(path), stat.S_IFREG):
-            key = read_file(path, 33)
+            key = read_file(path, 1024)
             if len(key) == 32:
                 return key
         path.unlink()  # another's, others may read it, a link, damaged: never used
@@ -88,7 +92,7 @@ def _key() -> bytes:
             os.unlink(temporary)
     except FileExistsError:  # another process made one first: theirs, if it is whole
         try:
-            theirs = read_file(path, 33)
+            theirs = read_file(path, 1024)
         except OSError:
             return key
         return theirs if len(theirs) == 32 else key
@@ -132,7 +136,7 @@ def loads(blob: bytes) -> Any | None:
 
 def read(path: Path) -> Any | None:
     try:
-        return loads(read_file(path))
+        return loads(read_file(path, start=MAGIC))
     except OSError:
         return None
 

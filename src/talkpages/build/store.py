@@ -291,7 +291,8 @@ class DiskCache(BuildCache):
                 descriptor = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK
                                      | os.O_CLOEXEC)
                 status = os.fstat(descriptor)
-                if mine(status, stat.S_IFREG) and state.get("pack_inode") == status.st_ino \
+                if mine(status, stat.S_IFREG) and status.st_nlink == 1 \
+                        and state.get("pack_inode") == status.st_ino \
                         and status.st_size >= state.get("pack_end", 0):
                     self._index = state.get("fragments", {})
                     self._pack = open(descriptor, "r+b")  # noqa: SIM115 - kept for the build
@@ -434,7 +435,8 @@ class DiskCache(BuildCache):
             journal = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
                               | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
             try:
-                if not mine(os.fstat(journal), stat.S_IFREG):
+                status = os.fstat(journal)  # appended to: never another's file, linked
+                if not mine(status, stat.S_IFREG) or status.st_nlink != 1:
                     return False
                 os.write(journal, len(note).to_bytes(8, "big") + note)
             finally:

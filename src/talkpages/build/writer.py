@@ -60,6 +60,7 @@ from .owned import (
     make_folders,
     mine,
     open_folder,
+    prune,
     read_file,
     real_folders,
     replace_marker,
@@ -72,6 +73,10 @@ TWIN_SUFFIX = ".talkpages-previous"
 RECORD_FORMAT = 2
 
 Entry = tuple[str, int, int, int]  # digest, size, mtime_ns, inode
+
+
+class Unavailable(Exception):
+    """A file to be kept from the previous build is not in either folder as recorded."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,14 @@ class _Checker:
 
 
 def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
-    """Refuse output folders whose contents are not ours to replace."""
+    """Refuse output folders whose contents are not ours to replace, and a link: the
+    folder is replaced by renaming, which would replace the link, never what it points
+    to (and a link that leads nowhere would fail every build)."""
+    if os.path.islink(out_dir):
+        return [Diagnostic(out_dir, f"the output folder is a symbolic link (to "
+                           f"{os.readlink(out_dir)}): talkpages replaces the folder itself",
+                           hint="pass the folder the link points to with -o, or remove the "
+                           "link")]
     out = out_dir.resolve()
     site = site_dir.resolve()
     forbidden = {site: "the site folder itself", site / "talks": "the talks folder",
@@ -226,6 +238,10 @@ class Staging:
         if self.target == self.twin and not self._in_place:  # files it holds are unknown
             self._discard(self.twin)
         os.close(open_folder(self.target))  # a folder of ours, whatever stood there
+        if self._in_place:  # the twin holds what the record says, and nothing else
+            found = prune(self.target, {p: e[3] for p, e in self._in_place.items()},
+                          frozenset({MARKER}))
+            self._in_place = {p: e for p, e in self._in_place.items() if p in found}
         self._dirty = False  # nothing in the target changed yet (see _touch)
         self._held: dict[tuple[int, str], bool] = {}
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
@@ -293,8 +309,8 @@ class Staging:
     def keep_the_rest(self, made: set[str]) -> None:
         """Every file of the output but `made` stays as it is (delta.py, after a build
         that changed a few talks): kept in the twin where it is the output's own file,
-        hard-linked from the output where the build before the last changed it. As
-        `keep`, it believes the record for the files it leaves alone."""
+        hard-linked from the output where the build before the last changed it. The
+        twin's files were checked against the record when it was opened (see prune)."""
         assert self.mode == "exchange"
         same = {path: entry for path, entry in self._lendable.items()
                 if path not in made and self._in_place.get(path) == entry}
@@ -308,10 +324,11 @@ class Staging:
 
     def keep(self, path: str, digest: str) -> None:
         """A file of the previous build, the same in this one (delta.py: the paths of
-        the previous build were checked when it wrote them). A file the record says the
-        target has is kept as it is, unlike `add`, which looks at its size, time and
-        inode first: a build that changes a few talks leaves tens of thousands of files
-        alone, and a file edited in place is put right by the next other build."""
+        the previous build were checked when it wrote them). A file of the twin found
+        as recorded when it was opened is kept as it is, unlike `add`, which looks at its
+        size and time too: a build that changes a few talks leaves tens of thousands of
+        files alone, and a file edited in place is put right by the next other build.
+        Unavailable: neither folder has it as recorded (the build must make it)."""
         self.stats.paths.append(path)
         self._files[path] = digest
         kept = self._in_place.get(path)
@@ -324,9 +341,7 @@ class Staging:
                 return
         except OSError as exc:
             raise BuildError([Diagnostic(self.out, f"cannot write {path}: {exc}")]) from None
-        raise BuildError([Diagnostic(None, f"internal error: {path} was to be kept from "
-                                     "the previous build, which no longer has it",
-                                     hint="run the build again")])
+        raise Unavailable(path)
 
     def _reuse(self, path: str, digest: str) -> bool:
         """Has the target the file, or is it hard-linked from the source? (Else it is
