@@ -237,3 +237,26 @@ def test_host_and_absolute_url():
     assert config.host == "example.org"
     assert config.absolute_url("my-talk/") == "https://example.org/talks/my-talk/"
     assert config.absolute_url("/my-talk/") == "https://example.org/talks/my-talk/"
+
+
+@pytest.mark.parametrize("name", ["talkpages.toml", "speakers.toml"])
+def test_a_pipe_named_like_a_settings_file_is_an_error_not_a_hang(tmp_path, run_cli,
+                                                                 name):
+    """Reading a pipe waits for a writer forever: a site folder with one named
+    talkpages.toml made `check` and `build` hang."""
+    import os
+    (tmp_path / "talks").mkdir()
+    os.mkfifo(tmp_path / name)
+    code, _, err = run_cli("check", "-s", str(tmp_path))
+    assert code == 1
+    assert f"{name}: error: cannot read" in err and "not a regular file" in err
+
+
+@pytest.mark.parametrize("name", ["talkpages.toml", "speakers.toml"])
+def test_a_settings_file_of_gigabytes_is_refused_unread(tmp_path, run_cli, name):
+    (tmp_path / "talks").mkdir()
+    with open(tmp_path / name, "wb") as handle:
+        handle.truncate(5 * 1024 * 1024 * 1024)  # sparse: takes no room on the disk
+    code, _, err = run_cli("check", "-s", str(tmp_path))
+    assert code == 1
+    assert f"{name}: error: cannot read" in err and "larger than 4 MiB" in err

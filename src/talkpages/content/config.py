@@ -20,6 +20,7 @@ from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .links import check as check_link
+from .links import read_text as read_site_text
 
 CONFIG_NAME = "talkpages.toml"
 
@@ -165,7 +166,7 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
         return Config(), [outside]
     if path.exists():
         try:
-            text = path.read_text(encoding="utf-8-sig")
+            text = read_site_text(path)
         except (OSError, UnicodeDecodeError) as exc:
             return Config(), [Diagnostic(path, f"cannot read the site config: {exc}")]
         try:

@@ -27,6 +27,7 @@ from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .links import check as check_link
+from .links import read_text as read_site_text
 from .model import is_safe_url
 
 SPEAKERS_NAME = "speakers.toml"
@@ -58,7 +59,7 @@ def load_speakers(site_dir: Path) -> tuple[dict[str, Speaker], list[Diagnostic]]
     if not path.exists():
         return {}, []
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_site_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         return {}, [Diagnostic(path, f"cannot read the speakers file: {exc}")]
     try:

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 import jinja2
+from jinja2.exceptions import SecurityError
 from markupsafe import Markup
 
 from .. import __version__
@@ -301,11 +302,14 @@ def _template_error(exc: Exception, origin: str) -> Diagnostic:
     """Name the template file and line from the traceback Jinja leaves behind."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
               if f.filename.endswith((".html", ".xml", ".txt", ".ics"))]
+    hint = ("templates run in a sandbox: they read the talks and the site's settings, "
+            "never Python's internals, files or paths") if isinstance(exc, SecurityError) \
+        else None
     if frames:
         frame = frames[-1]
         return Diagnostic(Path(frame.filename), f"template error while rendering {origin}: "
-                          f"{exc}", frame.lineno)
-    return Diagnostic(None, f"template error while rendering {origin}: {exc}")
+                          f"{exc}", frame.lineno, hint=hint)
+    return Diagnostic(None, f"template error while rendering {origin}: {exc}", hint=hint)
 
 
 def _template_path(filename: str | None, name: str | None) -> Path:

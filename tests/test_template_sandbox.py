@@ -1,0 +1,127 @@
+"""A site's own templates (`layouts/`) may come from a stranger's repository: they run
+in a sandbox, and a template that reaches for Python's internals, a file or a path, or
+an operator that would take the machine's memory, fails the build at its line (exit 1)
+with nothing written, instead of running a command or publishing a file of the machine."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from talkpages.output.theme import Sandbox, Theme, builtin_dir
+
+from conftest import MakeSite, talk
+
+NOW = "2026-11-21T00:00:00Z"
+RunCli = Callable[..., tuple[int, str, str]]
+
+
+def page(body: str) -> str:
+    return '{% extends "base.html" %}{% block main %}\n' + body + "\n{% endblock %}\n"
+
+
+def build_with(make_site: MakeSite, run_cli: RunCli, template: str) -> tuple[int, str, Path]:
+    site = make_site({"talks/one.md": talk("One"), "layouts/404.html": page(template)})
+    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
+    return code, err, site
+
+
+@pytest.mark.parametrize("template", [
+    "{{ cycler.__init__.__globals__.os.popen('touch PWNED').read() }}",
+    "{{ lipsum.__globals__['os'].system('touch PWNED') }}",
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "{{ self._TemplateReference__context }}",
+])
+def test_a_site_template_cannot_run_a_command(make_site: MakeSite, run_cli: RunCli,
+                                              template: str, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, err, site = build_with(make_site, run_cli, template)
+    assert code == 1, err
+    assert "layouts/404.html:2: error: template error" in err
+    assert "unsafe" in err and "sandbox" in err
+    assert not (tmp_path / "PWNED").exists()
+    assert not (site / "public").exists()
+
+
+@pytest.mark.parametrize("template", [
+    "{{ site.root.joinpath('talks/one.md').read_text() }}",
+    "{% for talk in site.talks %}{{ talk.source.read_bytes() }}{% endfor %}",
+    "{% for talk in site.talks %}{{ talk.source.parent.parent }}{% endfor %}",
+    "{% for talk in site.talks %}{{ talk.source.open().read() }}{% endfor %}",
+])
+def test_a_site_template_cannot_read_a_file_through_a_path(make_site: MakeSite,
+                                                           run_cli: RunCli,
+                                                           template: str) -> None:
+    code, err, site = build_with(make_site, run_cli, template)
+    assert code == 1, err
+    assert "layouts/404.html:2: error" in err and "unsafe" in err
+    assert not (site / "public").exists()
+
+
+@pytest.mark.parametrize("template", [
+    "{{ 9 ** 99999999 }}",
+    "{% set n = 99999999 %}{{ 'x' * n }}",
+    "{{ [1, 2] * 100000000 }}",
+])
+def test_a_site_template_cannot_make_a_number_or_text_of_any_size(
+        make_site: MakeSite, run_cli: RunCli, template: str) -> None:
+    code, err, _ = build_with(make_site, run_cli, template)
+    assert code == 1, err
+    assert "layouts/404.html" in err
+    assert "too large" in err or "may not repeat" in err
+
+
+def test_a_site_template_cannot_change_the_talks(make_site: MakeSite,
+                                                 run_cli: RunCli) -> None:
+    code, err, _ = build_with(make_site, run_cli,
+                              "{% set x = site.speakers.clear() %}{{ config.params.update(a=1) }}")
+    assert code == 1, err
+    assert "unsafe" in err
+
+
+def test_ordinary_template_code_still_works(make_site: MakeSite, run_cli: RunCli) -> None:
+    code, err, site = build_with(
+        make_site, run_cli,
+        "<p id=t>{{ site.talks | map(attribute='title') | join(',') }} {{ 2 ** 10 }} "
+        "{{ '-' * 3 }} {{ '%s!' | format(config.title) }} {{ range(3) | list }}</p>")
+    assert code == 0, err
+    html = (site / "public" / "404.html").read_text()
+    assert "<p id=t>One 1024 --- " in html and "[0, 1, 2]</p>" in html
+
+
+def test_compiled_templates_kept_between_builds_stay_sandboxed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiled code is kept in the user's cache: the second build loads it from there,
+    and what the sandbox intercepts must be in that code too."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    site = tmp_path / "site"
+    (site / "layouts").mkdir(parents=True)
+    (site / "layouts" / "power.html").write_text("{{ 9 ** 99999999 }}")
+    for _ in range(2):
+        theme = Theme.for_site(site, keep_compiled=True)
+        assert isinstance(theme.env, Sandbox)
+        with pytest.raises(Exception, match="too large"):
+            theme.env.get_template("power.html").render()
+    assert list((tmp_path / "cache" / "talkpages" / "templates-Sandbox").iterdir())
+
+
+def test_the_built_in_theme_gives_the_same_site_in_the_sandbox(tmp_path: Path) -> None:
+    """A site with one template of its own runs the built-in ones in the sandbox too."""
+    from conftest import ROOT, render_site
+
+    site = tmp_path / "example"
+    shutil.copytree(ROOT / "talks", site / "talks")
+    for name in ("talkpages.toml", "speakers.toml"):
+        if (ROOT / name).exists():
+            shutil.copy(ROOT / name, site / name)
+    plain = render_site(site)
+    shutil.copytree(builtin_dir("layouts"), site / "layouts")
+    sandboxed = render_site(site)
+    assert plain.ok and sandboxed.ok
+    assert len(plain.outputs) > 50
+    assert [(o.path, o.data) for o in plain.outputs] == \
+        [(o.path, o.data) for o in sandboxed.outputs]
