@@ -15,19 +15,17 @@ ORDER = ["content", "output", "build", "commands"]
 # the one-pipeline design removes. The list may only shrink.
 KNOWN = {
     ("content.addresses", "build.writer"),  # the writer's rules for output paths
-    ("content.loader", "build.cache"),  # parsed talks kept between builds
-    ("content.loader", "build.parallel"),  # large sites read on every core
     ("output.pages", "build.cache"),  # list items kept between builds
     ("output.plan", "build.cache"),  # the keys of outputs
     ("output.render", "build.cache"),
-    ("output.render", "build.parallel"),  # pages rendered on every core
     ("output.render", "build.writer"),  # Output, the record of a made file
     ("output.theme", "build.signed"),  # compiled templates kept between builds
 }
 
 
 def _layer(module: str) -> int:
-    """0 for the shared modules at the top (diagnostics), else 1 + the layer's place."""
+    """0 for the shared modules at the top (diagnostics, digests, parallel), else 1 +
+    the layer's place."""
     parts = module.split(".")
     return ORDER.index(parts[1]) + 1 if len(parts) > 1 and parts[1] in ORDER else 0
 
@@ -67,6 +65,8 @@ def test_no_layer_imports_a_later_one() -> None:
 
 
 def test_every_module_is_in_a_layer() -> None:
-    shared = {"__init__", "__main__", "diagnostics"}  # __main__: `python -m talkpages`
+    # __main__: `python -m talkpages`; digests and parallel: keys and workers, for the
+    # loader and the renderer alike
+    shared = {"__init__", "__main__", "diagnostics", "digests", "parallel"}
     loose = [p.stem for p in PACKAGE.glob("*.py") if p.stem not in shared]
     assert not loose, f"modules outside content/, output/, build/, commands/: {loose}"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build import parallel
+from talkpages import parallel
 from talkpages.build.pipeline import build, render
 from talkpages.content.loader import LoadOptions
 from talkpages.diagnostics import BuildError

@@ -33,50 +33,24 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import hashlib
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
+from ..content.loader import TalkInputs, TalkResult
 from ..content.model import Site, Talk
-from ..diagnostics import Diagnostic
+from ..digests import code_digest, digest
 from ..output.theme import Theme
 from .writer import Output, whole
 
 if TYPE_CHECKING:
     from ..output.plan import Recipe
 
-TalkResult = tuple[Talk | None, list[Diagnostic]]
-TalkInputs = tuple[str, tuple[str, ...], str]  # slug, bundle files, the config's digest
-
-
-def digest(*parts: str) -> str:
-    joined = "\0".join(parts) + "\0"
-    return hashlib.blake2b(joined.encode("utf-8", "surrogateescape"),
-                           digest_size=16).hexdigest()
-
-
-def config_key(config: Any) -> str:
-    """What a Talk is read with besides its file: the config, and talkpages' own code
-    (a Talk read by another version is never taken for this one's)."""
-    return digest(repr(config), code_digest())
-
-
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """talkpages' own code: another version renders differently."""
-    package = Path(__file__).resolve().parent.parent  # talkpages/
-    hashed = hashlib.blake2b(__version__.encode(), digest_size=16)
-    for path in sorted(package.rglob("*.py")):
-        hashed.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return hashed.hexdigest()
 
 
 class Keys:

@@ -30,6 +30,7 @@ from ..content.loader import LoadOptions, load_talk
 from ..content.model import Site, Talk
 from ..content.speakers import load_speakers
 from ..diagnostics import Diagnostic
+from ..digests import config_key as digest_of_config
 from ..output.plan import shape
 from ..output.render import PIECE_KIND, Maker
 from . import cache as caches
@@ -97,7 +98,7 @@ def _changed_talks(site_dir: Path, options: LoadOptions, store: DiskCache, chang
     """The changed talks, read again, if each has the shape it had; and the warnings."""
     config, problems = load_config(site_dir, options.overrides)
     speakers, found = load_speakers(site_dir)
-    config_key = caches.config_key(config)
+    config_key = digest_of_config(config)
     site = Site(root=site_dir, config=config, talks=_NoTalks(), now=options.now,
                 speakers=speakers)
     talks: dict[str, Talk] = {}

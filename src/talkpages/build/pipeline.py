@@ -48,7 +48,7 @@ def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None
     try:
         with use(cache or BuildCache()) as active:
             with collector_paused():
-                site, diagnostics = load_site(site_dir, options)
+                site, diagnostics = load_site(site_dir, options, active)
             result = BuildResult(diagnostics=diagnostics, site=site)
             if site is not None:
                 try:
@@ -113,7 +113,7 @@ def _build(site_dir: Path, out_dir: Path, options: LoadOptions, cache: BuildCach
                                        written=written, counts=counts,
                                        seconds=time.perf_counter() - started, delta=True)
             with collector_paused():
-                site, diagnostics = load_site(site_dir, options)
+                site, diagnostics = load_site(site_dir, options, active)
             result = BuildResult(diagnostics=diagnostics, site=site)
             if site is not None:
                 result.counts = (len(site.upcoming), len(site.past))

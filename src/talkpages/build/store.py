@@ -36,12 +36,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
+from ..content.loader import TalkInputs, TalkResult
 from ..content.model import Talk
 from ..diagnostics import BuildError, Diagnostic
 from ..output.plan import TALK, Recipe
 from ..output.theme import Theme
 from . import signed
-from .cache import BuildCache, TalkInputs, TalkResult, file_signature
+from .cache import BuildCache, file_signature
 from .cachedir import CacheFolder
 from .owned import mine, read_file
 from .writer import Output, Staging, digest_bytes

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from stat import S_ISLNK, S_ISREG
+from typing import Protocol
 
-from ..build import cache
-from ..build.parallel import forks, render_all
 from ..diagnostics import Diagnostic, has_errors
+from ..digests import config_key as digest_of_config
+from ..digests import digest
+from ..parallel import forks, render_all
 from . import addresses, links
 from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
 from .config import Config, load_config
@@ -30,7 +32,39 @@ BUNDLE_INDEX = "index.md"
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
-def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[Diagnostic]]:
+TalkResult = tuple[Talk | None, list[Diagnostic]]
+TalkInputs = tuple[str, tuple[str, ...], str]  # slug, bundle files, the config's digest
+
+
+class TalkStore(Protocol):
+    """Talks kept from earlier builds (build/cache.py), asked for each file before it is
+    read; `parallel`: whether talks may be read in forked workers."""
+
+    parallel: bool
+
+    def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None: ...
+
+    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
+                      blob: bytes | None = None) -> None: ...
+
+
+class _NoStore:
+    """Keeps nothing: every file is read."""
+
+    parallel = True
+
+    def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
+        return None
+
+    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
+                      blob: bytes | None = None) -> None:
+        pass
+
+
+def load_site(site_dir: Path, options: LoadOptions, store: TalkStore | None = None,
+              ) -> tuple[Site | None, list[Diagnostic]]:
+    """The site, or every problem found in it. `store`: talks kept from earlier builds,
+    used where a file and what it is read with are the same."""
     if not site_dir.is_dir():
         return None, [Diagnostic(site_dir, "the site folder does not exist or is not a folder",
                                  hint="pass the folder that holds talks/ with -s")]
@@ -50,7 +84,7 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
         return None, problems
     talks: list[Talk] = []
     files = find_talk_files(talks_dir, problems, root)
-    results = _load_all(files, config)
+    results = _load_all(files, config, store or _NoStore())
     for talk, found in results:
         problems += found
         if talk is not None and _published(talk, options):
@@ -66,11 +100,10 @@ def load_site(site_dir: Path, options: LoadOptions) -> tuple[Site | None, list[D
 
 
 def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
-              ) -> list[tuple[Talk | None, list[Diagnostic]]]:
-    """The talk of every file: from the build's cache where the file and the inputs are
-    the same as when it was read, the others read (on every core for many)."""
-    active = cache.active()
-    config_key = cache.config_key(config)
+              active: TalkStore) -> list[TalkResult]:
+    """The talk of every file: from `active` where the file and the inputs are the same
+    as when it was read, the others read (on every core for many)."""
+    config_key = digest_of_config(config)
     inputs = [(slug, bundle_files, config_key) for _, slug, bundle_files in files]
     results = [active.known_talk(path, given)
                for (path, _, _), given in zip(files, inputs, strict=True)]
@@ -185,7 +218,7 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
     except FrontMatterError as exc:
         return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
-    key = cache.digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
+    key = digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
                        repr(bundle_files), str(int(stat.st_mtime)), config_key)
     return make_talk(fm, path, slug, config, bundle_files, modified, key)
 

@@ -26,8 +26,8 @@ import jinja2
 from jinja2.exceptions import SecurityError
 from markupsafe import Markup
 
-from .. import __version__
-from ..build import cache, parallel
+from .. import __version__, parallel
+from ..build import cache
 from ..build.cache import Keys
 from ..build.writer import Output, whole
 from ..content.model import Site, Talk

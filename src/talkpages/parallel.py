@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import Any, TypeVar
 
-from ..diagnostics import BuildError, Diagnostic
+from .diagnostics import BuildError, Diagnostic
 
 MIN_PAGES = 400  # below this, starting workers costs more than it saves
 CHUNK = 64  # jobs sent to a worker at a time
