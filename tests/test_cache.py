@@ -6,10 +6,11 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from talkpages.build.cache import BuildCache, Keys, MemoryCache, Stats
+from talkpages.build.cache import BuildCache, MemoryCache, Stats
 from talkpages.build.pipeline import render
-from talkpages.build.writer import Output
 from talkpages.content.loader import LoadOptions, load_site
+from talkpages.output.keys import Keys
+from talkpages.output.outputs import Output
 from talkpages.output.theme import Theme, _own_templates, _reads_site_state, builtin_dir
 
 from conftest import NOW, MakeSite, talk

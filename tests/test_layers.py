@@ -11,17 +11,6 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "talkpages"
 ORDER = ["content", "output", "build", "commands"]
 
-# Imports against the direction that the code still has; each is a back-channel that
-# the one-pipeline design removes. The list may only shrink.
-KNOWN = {
-    ("content.addresses", "build.writer"),  # the writer's rules for output paths
-    ("output.pages", "build.cache"),  # list items kept between builds
-    ("output.plan", "build.cache"),  # the keys of outputs
-    ("output.render", "build.cache"),
-    ("output.render", "build.writer"),  # Output, the record of a made file
-    ("output.theme", "build.signed"),  # compiled templates kept between builds
-}
-
 
 def _layer(module: str) -> int:
     """0 for the shared modules at the top (diagnostics, digests, parallel), else 1 +
@@ -60,8 +49,7 @@ def test_no_layer_imports_a_later_one() -> None:
         for target in _imports(path):
             if _layer(target) > _layer(module):
                 wrong.add((module.removeprefix("talkpages."), target.removeprefix("talkpages.")))
-    assert wrong <= KNOWN, sorted(wrong - KNOWN)
-    assert wrong >= KNOWN, f"no longer imported, take off KNOWN: {sorted(KNOWN - wrong)}"
+    assert not wrong, sorted(wrong)
 
 
 def test_every_module_is_in_a_layer() -> None:

@@ -140,11 +140,11 @@ def test_talks_read_by_another_version_of_talkpages_are_read_again(
     """Regression: a parsed talk was kept by its file, slug and config alone, so a new
     talkpages that reads files otherwise (a fix to times, say) went on using the old."""
     from talkpages import digests
-    from talkpages.build import cache as caches
+    from talkpages.output import keys
 
     site = files(make_site)
     built(site, tmp_path / "out")
-    monkeypatch.setattr(caches, "code_digest", lambda: "another version")
+    monkeypatch.setattr(keys, "code_digest", lambda: "another version")
     monkeypatch.setattr(digests, "code_digest", lambda: "another version")
     cache, found = built(site, tmp_path / "out")
     assert cache.stats.talks_read == 12 and cache.stats.talks_reused == 0

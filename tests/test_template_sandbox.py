@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from talkpages.build.signed import compiled_templates
 from talkpages.output.theme import Sandbox, Theme, builtin_dir
 
 from conftest import MakeSite, talk
@@ -102,7 +103,7 @@ def test_compiled_templates_kept_between_builds_stay_sandboxed(
     (site / "layouts").mkdir(parents=True)
     (site / "layouts" / "power.html").write_text("{{ 9 ** 99999999 }}")
     for _ in range(2):
-        theme = Theme.for_site(site, keep_compiled=True)
+        theme = Theme.for_site(site, compiled_templates)
         assert isinstance(theme.env, Sandbox)
         with pytest.raises(Exception, match="too large"):
             theme.env.get_template("power.html").render()

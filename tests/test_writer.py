@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.writer import LARGE, MARKER, Output, check_outputs, digest_bytes, write_site
+from talkpages.build.writer import LARGE, MARKER, digest_bytes, write_site
 from talkpages.diagnostics import BuildError
+from talkpages.output.outputs import Output, check_outputs
 
 
 @pytest.mark.parametrize("path", ["../escape.html", "/etc/passwd", "a/../../b", "a\\b", "",

@@ -32,6 +32,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any, TypeVar
 
@@ -164,3 +165,21 @@ def _render_range(bounds: tuple[int, int]) -> list[Any] | _Failure:
         return [render(jobs[number]) for number in range(*bounds)]
     except BuildError as exc:
         return _Failure(exc.diagnostics)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a site is read or planned: that makes millions
+    of objects that live for the build and no garbage, and Python's collector would
+    scan them again and again as they grow (two thirds of the time of reading a large
+    site, half of planning it). What was made is then frozen: never scanned again, and
+    the pages of memory that forked workers share stay shared. The build unfreezes all
+    at its end."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()

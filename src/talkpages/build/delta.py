@@ -31,9 +31,9 @@ from ..content.model import Site, Talk
 from ..content.speakers import load_speakers
 from ..diagnostics import Diagnostic
 from ..digests import config_key as digest_of_config
+from ..output.keys import Keys
 from ..output.plan import shape
 from ..output.render import PIECE_KIND, Maker
-from . import cache as caches
 from .fingerprint import Inputs
 from .store import DiskCache
 from .writer import Staging, Unavailable, WriteStats
@@ -83,10 +83,10 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions, store: DiskCache,
     if theme.reads_site_state:
         return None
     try:
-        keys = caches.Keys(site, theme)
+        keys = Keys(site, theme)
         if [keys.content, keys.pages] != list(previous["keys"]):
             return None
-        return _make(site_dir, out_dir, site, Maker(site, theme, keys), store, talks,
+        return _make(site_dir, out_dir, site, Maker(site, theme, store, keys), store, talks,
                      fingerprint, warnings, previous)
     except _NotAvailable:
         store.delta = False

@@ -12,15 +12,18 @@ from typing import Any
 from ..content.loader import LoadOptions, load_site
 from ..content.model import Site
 from ..diagnostics import BuildError, Diagnostic, has_errors
+from ..output.keys import Keys
+from ..output.outputs import Output
 from ..output.render import iter_outputs, render_site
 from ..output.theme import Theme
+from ..parallel import collector_paused
 from . import delta
-from .cache import BuildCache, Keys, collector_paused, use
+from .cache import BuildCache
 from .cachedir import CACHE_DIR
 from .fingerprint import Inputs
 from .signed import Damaged
 from .store import DiskCache
-from .writer import Output, Staging, WriteStats
+from .writer import Staging, WriteStats
 
 
 @dataclass
@@ -46,15 +49,16 @@ def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None
     """
     started = time.perf_counter()
     try:
-        with use(cache or BuildCache()) as active:
-            with collector_paused():
-                site, diagnostics = load_site(site_dir, options, active)
-            result = BuildResult(diagnostics=diagnostics, site=site)
-            if site is not None:
-                try:
-                    result.outputs = render_site(site, active.theme(site_dir))
-                except BuildError as exc:
-                    result.diagnostics += exc.diagnostics
+        active = cache or BuildCache()
+        active.start()
+        with collector_paused():
+            site, diagnostics = load_site(site_dir, options, active)
+        result = BuildResult(diagnostics=diagnostics, site=site)
+        if site is not None:
+            try:
+                result.outputs = render_site(site, active.theme(site_dir), active)
+            except BuildError as exc:
+                result.diagnostics += exc.diagnostics
     finally:
         gc.unfreeze()
     result.seconds = time.perf_counter() - started
@@ -97,37 +101,38 @@ def _build(site_dir: Path, out_dir: Path, options: LoadOptions, cache: BuildCach
            fingerprint: str, inputs: Inputs | None) -> BuildResult:
     started = time.perf_counter()
     try:
-        with use(cache) as active:
-            if isinstance(active, DiskCache) and inputs is not None:
-                try:
-                    with collector_paused():
-                        done = delta.build(site_dir, out_dir, options, active, inputs,
-                                           fingerprint)
-                except BuildError as exc:  # the output could not be written
-                    return BuildResult(diagnostics=exc.diagnostics)
-                if done is not None:
-                    written, warnings, counts = done
-                    active.build.update(talk_files=inputs.talks, warnings=_kept(warnings),
-                                        fingerprint=fingerprint)
-                    return BuildResult(diagnostics=warnings + _finish(active, site_dir, written),
-                                       written=written, counts=counts,
-                                       seconds=time.perf_counter() - started, delta=True)
-            with collector_paused():
-                site, diagnostics = load_site(site_dir, options, active)
-            result = BuildResult(diagnostics=diagnostics, site=site)
-            if site is not None:
-                result.counts = (len(site.upcoming), len(site.past))
-                try:
-                    theme = active.theme(site_dir)
-                    keys = Keys(site, theme)
-                    result.written = _write(site, theme, keys, site_dir, out_dir, active,
-                                            fingerprint)
-                    if isinstance(active, DiskCache):
-                        active.build = _asked(keys, options, inputs, result, fingerprint)
-                except BuildError as exc:
-                    result.diagnostics += exc.diagnostics
-                else:
-                    result.diagnostics += _finish(active, site_dir, result.written)
+        active = cache
+        active.start()
+        if isinstance(active, DiskCache) and inputs is not None:
+            try:
+                with collector_paused():
+                    done = delta.build(site_dir, out_dir, options, active, inputs,
+                                       fingerprint)
+            except BuildError as exc:  # the output could not be written
+                return BuildResult(diagnostics=exc.diagnostics)
+            if done is not None:
+                written, warnings, counts = done
+                active.build.update(talk_files=inputs.talks, warnings=_kept(warnings),
+                                    fingerprint=fingerprint)
+                return BuildResult(diagnostics=warnings + _finish(active, site_dir, written),
+                                   written=written, counts=counts,
+                                   seconds=time.perf_counter() - started, delta=True)
+        with collector_paused():
+            site, diagnostics = load_site(site_dir, options, active)
+        result = BuildResult(diagnostics=diagnostics, site=site)
+        if site is not None:
+            result.counts = (len(site.upcoming), len(site.past))
+            try:
+                theme = active.theme(site_dir)
+                keys = Keys(site, theme)
+                result.written = _write(site, theme, keys, site_dir, out_dir, active,
+                                        fingerprint)
+                if isinstance(active, DiskCache):
+                    active.build = _asked(keys, options, inputs, result, fingerprint)
+            except BuildError as exc:
+                result.diagnostics += exc.diagnostics
+            else:
+                result.diagnostics += _finish(active, site_dir, result.written)
     finally:
         gc.unfreeze()
     return result
@@ -173,7 +178,7 @@ def _write(site: Site, theme: Theme, keys: Keys, site_dir: Path, out_dir: Path, 
     if isinstance(active, DiskCache):
         active.staging = staging  # pages the output keeps need not be rendered
     try:
-        for output in iter_outputs(site, theme, keys):
+        for output in iter_outputs(site, theme, active, keys):
             staging.add(output)
     except BaseException:
         staging.close()

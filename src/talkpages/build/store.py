@@ -39,13 +39,14 @@ from typing import IO, Any
 from ..content.loader import TalkInputs, TalkResult
 from ..content.model import Talk
 from ..diagnostics import BuildError, Diagnostic
+from ..output.outputs import Output
 from ..output.plan import TALK, Recipe
 from ..output.theme import Theme
 from . import signed
 from .cache import BuildCache, file_signature
 from .cachedir import CacheFolder
 from .owned import mine, read_file
-from .writer import Output, Staging, digest_bytes
+from .writer import Staging, digest_bytes
 
 FORMAT = 4  # 4: every blob of the pack sealed
 JOURNAL = "journal"
@@ -87,7 +88,7 @@ class DiskCache(BuildCache):
     def theme(self, site_dir: Path) -> Theme:
         """The site's theme, read once a build (a delta build that gives up asks again)."""
         if self._theme is None:
-            self._theme = Theme.for_site(site_dir, keep_compiled=True)
+            self._theme = Theme.for_site(site_dir, signed.compiled_templates)
         return self._theme
 
     def close(self) -> None:

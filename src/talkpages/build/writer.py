@@ -51,6 +51,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..diagnostics import BuildError, Diagnostic
+from ..output.outputs import Output, OutputChecker
 from . import signed
 from .owned import (
     discard,
@@ -79,27 +80,6 @@ class Unavailable(Exception):
     """A file to be kept from the previous build is not in either folder as recorded."""
 
 
-@dataclass(frozen=True)
-class Output:
-    path: str  # POSIX, relative to the output folder
-    data: bytes | None = None
-    source: Path | None = None  # a file to copy when there are no bytes
-    origin: str = ""  # what made it, for messages
-    digest: str = ""  # of the bytes, when known already; alone: "the same bytes as before"
-    chunks: Iterable[bytes] | None = field(default=None, compare=False)  # streamed bytes
-    # The bytes of the file with digest `base` this path had, with ranges replaced:
-    # (base, ((start, end, new bytes), …)), in order; `digest` is then the new one's.
-    splice: tuple[str, tuple[tuple[int, int, bytes], ...]] | None = None
-
-
-def whole(output: Output) -> Output:
-    """An output with its bytes in `data`, however it was made."""
-    if output.chunks is None:
-        return output
-    return Output(output.path, b"".join(output.chunks), origin=output.origin,
-                  digest=output.digest)
-
-
 def digest_bytes(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -110,36 +90,6 @@ def digest_file(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def check_outputs(outputs: Iterable[Output]) -> list[Diagnostic]:
-    checker = _Checker()
-    for output in outputs:
-        checker.check(output)
-    return checker.problems
-
-
-class _Checker:
-    """Every output path relative, inside the folder, and written once."""
-
-    def __init__(self) -> None:
-        self.problems: list[Diagnostic] = []
-        self.seen: dict[str, str] = {}
-
-    def check(self, output: Output) -> bool:
-        path = output.path
-        if (not path or path.startswith(("/", ".talkpages")) or "\\" in path or "\x00" in path
-                or (".." in path and ".." in path.split("/"))):
-            self.problems.append(Diagnostic(None, f"refusing to write {output.path!r} (from "
-                                            f"{output.origin}): outside the output folder"))
-            return False
-        key = output.path.lower()
-        if key in self.seen:
-            self.problems.append(Diagnostic(None, f"two outputs write {output.path!r}: "
-                                            f"{self.seen[key]} and {output.origin}"))
-            return False
-        self.seen[key] = output.origin
-        return True
 
 
 def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
@@ -193,7 +143,7 @@ class Staging:
             raise BuildError(problems)
         self.out = Path(os.path.abspath(out_dir))
         self.stats = WriteStats()
-        self._checker = _Checker()
+        self._checker = OutputChecker()
         self._files: dict[str, str] = {}  # the new site: path -> digest
         self._entries: dict[str, Entry] = {}  # the new site's files, for the record
         self._made: set[str] = {""}

@@ -175,8 +175,8 @@ def _summary(console: Console, upcoming: int, past: int, paths: list[str],
 
 def _check(args: argparse.Namespace) -> int:
     from ..build.pipeline import render
-    from ..content.addresses import check_outputs
     from ..content.lint import lint_site
+    from ..output.outputs import check_outputs
 
     console = Console()
     result = render(args.source, _options(args))

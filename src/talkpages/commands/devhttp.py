@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .. import __version__
-from ..build.writer import Output
 from ..diagnostics import display_path
+from ..output.outputs import Output
 from .hosts import HostPolicy
 
 if TYPE_CHECKING:

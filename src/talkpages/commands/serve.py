@@ -34,10 +34,10 @@ from typing import Any
 
 from ..build.cache import MemoryCache, Stats
 from ..build.pipeline import render
-from ..build.writer import Output, check_outputs
 from ..content.config import CONFIG_NAME
 from ..content.loader import TALKS_DIR, LoadOptions
 from ..diagnostics import Diagnostic, display_path, sort_key
+from ..output.outputs import Output, check_outputs
 from ..output.theme import builtin_dir
 from .console import Console, count_problems, plural
 from .devhttp import HTTPServer, HTTPServer6

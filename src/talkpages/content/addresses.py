@@ -25,15 +25,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, display_path
 from . import taxonomy
 from .frontmatter import FrontMatterError, split
 from .model import SLUG, Site, Talk
-
-if TYPE_CHECKING:
-    from ..build.writer import Output
 
 MAX_NAME = 255  # bytes in a file name: ext4, btrfs, XFS, APFS…
 # Paths the site itself writes at its root; a talk cannot take them as its slug.
@@ -87,21 +83,6 @@ def check_site(site: Site) -> list[Diagnostic]:
     problems += _groups(site, ("tag", "tags", "tags"), lambda talk: talk.tags)
     problems += _groups(site, ("speaker", "speakers", "authors"), lambda talk: [
         taxonomy.speaker_name(site, author) for author in talk.authors])
-    return problems
-
-
-def check_outputs(outputs: Iterable[Output]) -> list[Diagnostic]:
-    """What the writer would refuse of these outputs (writer.check_outputs), and names
-    too long for a file system, which only writing them finds out: for `check`, which
-    writes nothing. The checks above give the same problems with their places."""
-    from ..build.writer import check_outputs as writer_checks
-
-    outputs = list(outputs)
-    problems = writer_checks(outputs)
-    problems += [Diagnostic(None, f"cannot write {output.path!r} (from {output.origin}): "
-                            f"a part of it is longer than {MAX_NAME} bytes")
-                 for output in outputs
-                 if any(len(part.encode()) > MAX_NAME for part in output.path.split("/"))]
     return problems
 
 

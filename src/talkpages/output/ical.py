@@ -17,7 +17,7 @@
   an organizer as a meeting invitation.
 
 Each event is written once and reused by every feed that lists it, and by the next
-builds while the talk is the same (the build's cache keeps it; see cache.py).
+builds while the talk is the same (the build's cache keeps it; see keys.py).
 """
 
 from __future__ import annotations

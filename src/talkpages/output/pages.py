@@ -1,4 +1,5 @@
-"""The list pages: the index, and a page per tag, speaker and year; pure, Site -> specs.
+"""The list pages: the index, and a page per tag, speaker and year (Site -> specs), and
+the template filters (list items made once and kept in the cache they are given).
 
 Every list shows upcoming talks (soonest first), then past talks (newest first, under
 a heading per year), and is cut into pages of `paginate` talks (`page/2/`, `page/3/`…)
@@ -19,12 +20,11 @@ from urllib.parse import quote, unquote
 
 from markupsafe import Markup
 
-from ..build import cache
-from ..build.cache import Keys
 from ..content import taxonomy
 from ..content.model import Site, Talk
 from ..content.taxonomy import Group
 from . import embeds, jsonld
+from .keys import Keys, OutputCache
 from .theme import Theme
 
 HEADINGS = {"tag": "Talks tagged “{}”", "speaker": "{}", "year": "Talks in {}"}
@@ -136,10 +136,11 @@ def item(theme: Theme, talk: Talk) -> bytes:
     return str(macro(talk, ROOT_MARK)).encode()
 
 
-def filters(site: Site, theme: Theme, keys: Keys) -> dict[str, Callable[..., Any]]:
-    """The template filters of the pages (see the README's Themes section)."""
+def filters(site: Site, theme: Theme, keys: Keys, active: OutputCache,
+            ) -> dict[str, Callable[..., Any]]:
+    """The template filters of the pages (see the README's Themes section); list items
+    come from `active`, the build's cache, when it has them."""
     config = site.config
-    active = cache.active()
 
     def item_html(talk: Talk, root: str) -> Markup:
         key = keys.fragment("item", talk)

@@ -18,11 +18,11 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from ..build.cache import Keys
 from ..content import taxonomy
 from ..content.model import Site, Talk
 from . import pages, sitefiles
 from .ical import event_zone, zone_years
+from .keys import Keys
 from .theme import Theme
 
 FEED_PATH = "calendar.ics"

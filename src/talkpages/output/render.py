@@ -1,4 +1,4 @@
-"""Pure rendering: the recipes of a Site (plan.py) made into Outputs (path, bytes).
+"""Rendering: the recipes of a Site (plan.py) made into Outputs (path, bytes).
 
 Pages use relative links (`../my-talk/`), so a site works from any sub-path of its
 base_url (GitHub Pages project sites) and from a local server alike. Absolute URLs
@@ -6,9 +6,9 @@ appear only where the web wants them: canonical links, feeds and the sitemap.
 
 A talk's page is made in one job with the fragments of the talk that lists and feeds
 are assembled from (its list item, calendar event, talks.json record and search row);
-jobs run on every core for a large site. Every output has a key (cache.py): one whose
-key is the key of an output the build's cache still has comes back as kept (its digest
-alone) and is not made at all.
+jobs run on every core for a large site. Every output has a key (keys.py): one whose
+key is the key of an output the cache it is given still has comes back as kept (its
+digest alone) and is not made at all.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from jinja2.exceptions import SecurityError
 from markupsafe import Markup
 
 from .. import __version__, parallel
-from ..build import cache
-from ..build.cache import Keys
-from ..build.writer import Output, whole
 from ..content.model import Site, Talk
 from ..diagnostics import BuildError, Diagnostic
+from ..parallel import collector_paused
 from . import formatting, ical, markup, pages, sitefiles
+from .keys import Keys, OutputCache
+from .outputs import Output, whole
 from .plan import (
     ATOM,
     EVENT_FILE,
@@ -57,16 +57,18 @@ FRAGMENTS = ("item", "event", "record", "row")
 PIECE_KIND = {FEED: "event", EVENT_FILE: "event", TALKS_JSON: "record", SEARCH: "row"}
 
 
-def render_site(site: Site, theme: Theme) -> list[Output]:
+def render_site(site: Site, theme: Theme, cache: OutputCache) -> list[Output]:
     """Every output, whole, in memory (check, serve, tests)."""
-    return [whole(output) for output in iter_outputs(site, theme)]
+    return [whole(output) for output in iter_outputs(site, theme, cache)]
 
 
-def iter_outputs(site: Site, theme: Theme, keys: Keys | None = None) -> Iterator[Output]:
+def iter_outputs(site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None,
+                 ) -> Iterator[Output]:
     """Every output of the site, one at a time: the writer stores each as it comes, so
-    a build never holds all of a large site's pages in memory."""
-    maker = Maker(site, theme, keys)
-    with cache.collector_paused():
+    a build never holds all of a large site's pages in memory. What `cache` keeps by
+    its key is not made again."""
+    maker = Maker(site, theme, cache, keys)
+    with collector_paused():
         recipes = make_plan(site, theme, maker.keys)
     return maker.run(recipes)
 
@@ -74,15 +76,16 @@ def iter_outputs(site: Site, theme: Theme, keys: Keys | None = None) -> Iterator
 class Maker:
     """Makes recipes into outputs for one build, keeping what the cache has."""
 
-    def __init__(self, site: Site, theme: Theme, keys: Keys | None = None):
+    def __init__(self, site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None):
         self.site, self.theme = site, theme
         self.keys = keys or Keys(site, theme)
         self.now = site.now.isoformat()
-        self.active = cache.active()
+        self.active = cache
         env = theme.env
         env.globals.update(site=site, config=site.config, version=__version__,
                            feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
-        for name, function in {**_filters(site), **pages.filters(site, theme, self.keys)}.items():
+        made_here = {**_filters(site), **pages.filters(site, theme, self.keys, cache)}
+        for name, function in made_here.items():
             env.filters[name] = _unfoldable(function)
         env.tests.update({name: _unfoldable(test) for name, test in pages.tests(site).items()})
         self.feeds = ical.Feeds(site, self.piece, self._zone)
@@ -172,7 +175,7 @@ class Maker:
         return data
 
     def key(self, recipe: Recipe) -> str | None:
-        """The key of an output (cache.py); None: always made (it is cheap, or depends on
+        """The key of an output (keys.py); None: always made (it is cheap, or depends on
         nothing but what decides the plan)."""
         keys, now = self.keys, self.now
         if recipe.kind in (TALK, PAGE):

@@ -22,6 +22,7 @@ import hashlib
 import io
 import os
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
@@ -32,11 +33,9 @@ from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from ..build import signed
-
 _PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
 # What templates may read of `site` without making every page depend on every talk and
-# on the time of the build (cache.py): both are part of every page's key.
+# on the time of the build (keys.py): both are part of every page's key.
 SITE_KEYED = frozenset({"config", "speakers"})
 
 
@@ -72,15 +71,16 @@ class Theme:
         return self.published.get(name, name)
 
     @classmethod
-    def for_site(cls, site_dir: Path, keep_compiled: bool = False) -> Theme:
-        """`keep_compiled`: compiled templates are kept between builds (as Python keeps
-        .pyc files), in the user's cache, where every site built here finds them."""
+    def for_site(cls, site_dir: Path,
+                 compiled: Callable[[str], jinja2.BytecodeCache] | None = None) -> Theme:
+        """`compiled`: where compiled templates are kept between builds (as Python keeps
+        .pyc files), given the name of the kind of environment (the sandbox's code is
+        its own); None: compiled at every build."""
         layouts = [site_dir / "layouts", builtin_dir("layouts")]
         own = _own_templates(site_dir / "layouts")
         kind = Sandbox if own else jinja2.Environment
         env = kind(
-            bytecode_cache=_SignedBytecode(signed.user_cache() / f"templates-{kind.__name__}")
-            if keep_compiled else None,
+            bytecode_cache=compiled(kind.__name__) if compiled else None,
             loader=jinja2.FileSystemLoader([str(p) for p in layouts if p.is_dir()]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -172,27 +172,6 @@ class Sandbox(ImmutableSandboxedEnvironment):
                     raise SecurityError("a template may not repeat text or a list "
                                         f"{count} times")
         return super().call_binop(context, operator, left, right)
-
-
-class _SignedBytecode(jinja2.BytecodeCache):
-    """Compiled templates kept between builds, as Jinja's own FileSystemBytecodeCache
-    does (a template's key is its name and file, checked against its source), but signed
-    like everything talkpages keeps (signed.py): loading a template's code runs it."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        data = signed.read(self.folder / bucket.key)
-        if isinstance(data, bytes):
-            bucket.bytecode_from_string(data)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            signed.write(self.folder / bucket.key, bucket.bytecode_to_string())
-        except OSError:
-            pass  # compiled again next time
 
 
 HASHED_SUFFIXES = (".css", ".js", ".mjs")

@@ -1,0 +1,72 @@
+"""Outputs: what a build makes, a path in the site and its bytes, and the rules every
+output path keeps, checked before anything is written (by the writer) or instead of
+writing (by `check` and `serve`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..content.addresses import MAX_NAME
+from ..diagnostics import Diagnostic
+
+
+@dataclass(frozen=True)
+class Output:
+    path: str  # POSIX, relative to the output folder
+    data: bytes | None = None
+    source: Path | None = None  # a file to copy when there are no bytes
+    origin: str = ""  # what made it, for messages
+    digest: str = ""  # of the bytes, when known already; alone: "the same bytes as before"
+    chunks: Iterable[bytes] | None = field(default=None, compare=False)  # streamed bytes
+    # The bytes of the file with digest `base` this path had, with ranges replaced:
+    # (base, ((start, end, new bytes), …)), in order; `digest` is then the new one's.
+    splice: tuple[str, tuple[tuple[int, int, bytes], ...]] | None = None
+
+
+def whole(output: Output) -> Output:
+    """An output with its bytes in `data`, however it was made."""
+    if output.chunks is None:
+        return output
+    return Output(output.path, b"".join(output.chunks), origin=output.origin,
+                  digest=output.digest)
+
+
+def check_outputs(outputs: Iterable[Output]) -> list[Diagnostic]:
+    """What the writer would refuse of these outputs, found without writing them."""
+    checker = OutputChecker()
+    for output in outputs:
+        checker.check(output)
+    return checker.problems
+
+
+class OutputChecker:
+    """Every output path relative, inside the folder, written once, and with no part
+    longer than a file system takes (which the loader reports at the place that names
+    it: here it is the last guard)."""
+
+    def __init__(self) -> None:
+        self.problems: list[Diagnostic] = []
+        self.seen: dict[str, str] = {}
+
+    def check(self, output: Output) -> bool:
+        path = output.path
+        if (not path or path.startswith(("/", ".talkpages")) or "\\" in path or "\x00" in path
+                or (".." in path and ".." in path.split("/"))):
+            self.problems.append(Diagnostic(None, f"refusing to write {output.path!r} (from "
+                                            f"{output.origin}): outside the output folder"))
+            return False
+        if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME
+               for part in path.split("/")):
+            self.problems.append(Diagnostic(None, f"cannot write {output.path!r} (from "
+                                            f"{output.origin}): a part of it is longer "
+                                            f"than {MAX_NAME} bytes"))
+            return False
+        key = output.path.lower()
+        if key in self.seen:
+            self.problems.append(Diagnostic(None, f"two outputs write {output.path!r}: "
+                                            f"{self.seen[key]} and {output.origin}"))
+            return False
+        self.seen[key] = output.origin
+        return True
