@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import types
 
 import pytest
 
-from talkpages.content.frontmatter import FrontMatterError, split
+from talkpages.content import frontmatter
+from talkpages.content.frontmatter import FrontMatterError, split, tomllib
 
 TOML_FILE = """\
 +++
@@ -348,3 +350,81 @@ def test_yaml_horizontal_rule_in_body_stays_in_the_body():
 def test_file_with_no_body_has_empty_body():
     fm = split('+++\ntitle = "x"\n+++')
     assert fm.body == ""
+
+
+# --- parse failures that are not syntax errors -----------------------------------------
+
+HUGE = "1" * 5000
+
+
+@pytest.mark.parametrize("with_rtoml", [True, False])
+def test_huge_integer_in_toml_is_an_error_at_its_line(monkeypatch, with_rtoml):
+    if not with_rtoml:
+        monkeypatch.setattr(frontmatter, "rtoml", None)
+    err = raises(f'+++\ntitle = "x"\nn = {HUGE}\nm = 1\n+++\n')
+    assert err.message.startswith("invalid TOML front matter: ") and "integer" in err.message
+    assert len(err.message) < 200 and "sys." not in err.message
+    assert err.line == (3 if with_rtoml else 4)  # tomllib alone: the block's last line
+
+
+def test_huge_integer_in_yaml_is_an_error_at_its_line():
+    err = raises(f"---\ntitle: x\nn: {HUGE}\nm: 1\n---\n")
+    assert err.message.startswith("invalid YAML front matter: `1111")
+    assert "(5000 characters) cannot be read as !!int" in err.message
+    assert len(err.message) < 200 and "sys." not in err.message
+    assert (err.line, err.column) == (3, 4)
+
+
+@pytest.mark.parametrize("value, words", [
+    ("!!float abc", "`abc` cannot be read as !!float"),
+    ("!!int x", "`x` cannot be read as !!int"),
+    ("!!timestamp nonsense", "`nonsense` cannot be read as !!timestamp"),
+    ("!!timestamp 2019-13-45", "month must be in 1..12"),
+    ("!!bool maybe", "`maybe` cannot be read as !!bool"),
+    ('!!binary "é"', "base64"),
+    ("!!python/object x", "could not determine a constructor"),
+    ("!local x", "could not determine a constructor"),
+])
+def test_yaml_explicit_tag_that_cannot_make_its_value_is_an_error_at_its_line(value, words):
+    err = raises(f"---\ntitle: x\nn: {value}\nm: 1\n---\n")
+    assert err.message.startswith("invalid YAML front matter: ") and words in err.message
+    assert err.line == 3
+
+
+def test_yaml_raw_control_character_is_an_error_at_its_line_and_column():
+    err = raises('---\ntitle: x\n\ndate: "2019-05-22\x07"\nother: 1\n---\n')
+    assert err.message == "invalid YAML front matter: the character U+0007 is not allowed in YAML"
+    assert (err.line, err.column) == (4, 18)
+
+
+def test_yaml_error_after_a_unicode_line_separator_keeps_the_file_line():
+    err = raises("---\ntitle: x\u2028more\nsummary: fine\n---\n")
+    assert err.message == "invalid YAML front matter: could not find expected ':'"
+    assert err.line == 3  # PyYAML breaks the line at U+2028 and counts 4
+
+
+def test_parser_failure_in_our_own_code_stays_a_bug(monkeypatch):
+    def broken(value):
+        raise KeyError("a bug of ours")
+
+    monkeypatch.setattr(frontmatter, "_standard_offsets", broken)
+    if frontmatter.rtoml is not None:
+        with pytest.raises(KeyError):
+            split('+++\ntitle = "x"\n+++\n')
+    monkeypatch.setattr(frontmatter, "tomllib", types.SimpleNamespace(
+        loads=lambda source: frontmatter._lower_first(None),
+        TOMLDecodeError=tomllib.TOMLDecodeError))
+    monkeypatch.setattr(frontmatter, "rtoml", None)
+    with pytest.raises(TypeError):  # raised in frontmatter.py, though tomllib called it
+        split('+++\ntitle = "x"\n+++\n')
+
+
+def test_raised_by_parser_tells_a_parser_from_talkpages():
+    try:
+        float("abc")
+    except ValueError as exc:
+        assert frontmatter.raised_by_parser(exc)  # float() is called from this test file
+    try:
+        frontmatter._place(None, 0)  # type: ignore[arg-type]
+    except AttributeError as exc:
+        assert not frontmatter.raised_by_parser(exc)

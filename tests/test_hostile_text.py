@@ -14,6 +14,8 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 import talkpages
 from talkpages.content.characters import FORBIDDEN
 from test_frontmatter import yaml_alias_bomb
@@ -103,3 +105,29 @@ def test_formula_in_an_attribute_of_a_built_page_stays_its_source(make_site: Mak
             "title": "radius $r$"} in tags.attributes("img")
     assert {"href": "https://a.org/$p$", "title": "proof of $\\pi$"} in tags.attributes("a")
     assert "<msup><mi>r</mi><mn>2</mn></msup>" in page and "TPMATHPLACEHOLDER0X" in page
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize("name, text, where", [
+    ("talks/big.md", talk("Big", extra=f"n = {HUGE}"), "talks/big.md:4:5: error: invalid TOML"),
+    ("talks/big.md", f"---\ntitle: Big\ndate: 2019-05-22\nn: {HUGE}\n---\n",
+     "talks/big.md:4:4: error: invalid YAML front matter: `9999"),
+    ("talks/tag.md", "---\ntitle: Tag\ndate: 2019-05-22\nn: !!float abc\n---\n",
+     "talks/tag.md:4:4: error: invalid YAML front matter: `abc` cannot be read as !!float"),
+    ("talks/tag.md", "---\ntitle: Tag\ndate: 2019-05-22\nn: !!timestamp nonsense\n---\n",
+     "talks/tag.md:4:4: error: invalid YAML front matter: `nonsense`"),
+    ("speakers.toml", f'["Ada"]\nbio = "x"\nage = {HUGE}\n',
+     "speakers.toml:3:7: error: invalid TOML: integer number overflowed"),
+    ("talkpages.toml", f'title = "x"\n[params]\nn = {HUGE}\n',
+     "talkpages.toml:3:5: error: invalid TOML: integer number overflowed"),
+])
+def test_check_refuses_huge_or_malformed_numbers_with_path_and_line(
+        make_site: MakeSite, name: str, text: str, where: str) -> None:
+    files = {"talks/fine.md": talk("Fine")} if name != "talks/big.md" else {}
+    site = make_site({**files, name: text})
+    done = command_line("check", cwd=site)
+    assert done.returncode == 1, done.stderr
+    assert where in done.stderr and "internal error" not in done.stderr
+    assert len(done.stderr) < 2000

@@ -14,10 +14,17 @@ reading a 10,000-talk site. Both give equal values on every valid file of the co
 and of the tests (a fuzz test compares them); rtoml's offsets are turned into the
 standard library's `timezone`. Whatever rtoml rejects is read again by tomllib, which
 decides: an error message (with its line and column) is always tomllib's.
+
+Any exception a parser raises on the text is the text's fault, whatever its type: a
+5,000-digit integer passes both grammars and then fails Python's limit on converting
+digits, `!!float abc` reaches `float()`, `!!timestamp nonsense` an attribute of `None`.
+Each becomes an error at its line. An exception raised in our own code is a bug and
+stays one (see `raised_by_parser`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -69,6 +76,21 @@ class FrontMatter:
         return tables
 
 
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def raised_by_parser(exc: BaseException) -> bool:
+    """Whether `exc` was raised in a parser's code rather than in talkpages': the
+    innermost frame of its traceback decides. A parser that fails on hostile text is the
+    text's fault; our own code failing is a bug that must not pass for bad input."""
+    frame = exc.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    if frame is None:
+        return False
+    return not os.path.abspath(frame.tb_frame.f_code.co_filename).startswith(_PACKAGE)
+
+
 class FrontMatterError(Exception):
     def __init__(self, message: str, line: int | None = None, column: int | None = None,
                  hint: str | None = None):
@@ -100,6 +122,18 @@ def _yaml_loader() -> type:
                     "value out in full where it is used", event.start_mark)
             return super().compose_node(parent, index)
 
+        def construct_object(self, node: Any, deep: bool = False) -> Any:
+            """A value its tag cannot make (`!!int x`) fails at that value's line."""
+            try:
+                return super().construct_object(node, deep)
+            except (yaml.YAMLError, RecursionError):
+                raise
+            except Exception as exc:
+                if not raised_by_parser(exc):
+                    raise
+                raise yaml.constructor.ConstructorError(
+                    None, None, _unmade(node, exc), node.start_mark) from None
+
     TextTimestampLoader.yaml_implicit_resolvers = {
         first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
@@ -108,6 +142,7 @@ def _yaml_loader() -> type:
 
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_RTOML_POSITION = re.compile(r"\s*at line (\d+) column (\d+)\s*$")
 _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _TOML_ARRAY_TABLE = re.compile(r"^\s*\[\[\s*([^\]]+?)\s*\]\]")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
@@ -155,16 +190,19 @@ def split(text: str) -> FrontMatter:
 
 
 def parse_toml(source: str) -> dict[str, Any]:
+    rejected: BaseException | None = None
     if rtoml is not None:
         try:
-            return _standard_offsets(rtoml.loads(source))  # type: ignore[no-any-return]
+            data = rtoml.loads(source)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException:  # noqa: B036 - a panic of rtoml's too: tomllib decides
-            pass
+        except BaseException as exc:  # noqa: B036 - a panic of rtoml's too: tomllib decides
+            rejected = exc
+        else:
+            return _standard_offsets(data)  # type: ignore[no-any-return]
     try:
-        data: dict[str, Any] = tomllib.loads(source)
-        return data
+        parsed: dict[str, Any] = tomllib.loads(source)
+        return parsed
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_POSITION.search(message)
@@ -178,6 +216,18 @@ def parse_toml(source: str) -> dict[str, Any]:
                                column, hint=_toml_hint(message)) from None
     except RecursionError:
         raise FrontMatterError("invalid TOML front matter: nesting is too deep") from None
+    except Exception as exc:
+        if not raised_by_parser(exc):
+            raise
+        # tomllib stopped without wording an error (a 5,000-digit integer fails int()):
+        # rtoml's words and place, when it has them, else the exception's.
+        message, line, column = _reason(exc), None, None
+        match = _RTOML_POSITION.search(str(rejected or ""))
+        if match:
+            message = str(rejected)[: match.start()]
+            line, column = int(match.group(1)), int(match.group(2))
+        raise FrontMatterError(f"invalid TOML front matter: {_lower_first(message)}", line,
+                               column, hint=_toml_hint(message)) from None
 
 
 def _standard_offsets(value: Any) -> Any:
@@ -198,23 +248,71 @@ def _standard_offsets(value: Any) -> Any:
 
 
 def _parse_yaml(source: str) -> dict[str, Any]:
-    import yaml
-
-    try:
-        data = yaml.load(source, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        column = mark.column + 1 if mark else None
-        problem = exc.problem or exc.context or "it cannot be parsed"
-        raise FrontMatterError(f"invalid YAML front matter: {problem}", line, column) from None
-    except (yaml.YAMLError, RecursionError) as exc:
-        raise FrontMatterError(f"invalid YAML front matter: {exc}") from None
+    data = load_yaml(source)
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise FrontMatterError("the YAML front matter must be a mapping of `key: value` lines")
     return {str(k): v for k, v in data.items()}
+
+
+def load_yaml(source: str, what: str = "YAML front matter") -> Any:
+    """`source` read with the loader of talk files (no aliases, timestamps as text);
+    every failure a FrontMatterError `invalid <what>: …`, with its line where known.
+
+    Lines and columns are counted from the mark's index, not taken from it: PyYAML also
+    breaks lines at U+0085, U+2028 and U+2029, where the file and editors do not."""
+    import yaml
+
+    loader = None
+    try:
+        loader = _yaml_loader()(source)
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = _place(source, mark.index) if mark else (None, None)
+        problem = exc.problem or exc.context or "it cannot be parsed"
+        raise FrontMatterError(f"invalid {what}: {problem}", line, column) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, as it is
+        line, column = _place(source, exc.position)
+        raise FrontMatterError(
+            f"invalid {what}: the character U+{exc.character:04X} is not allowed in YAML",
+            line, column, hint="remove it: an editor may show it as a box, or as ^ and a "
+            "letter") from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise FrontMatterError(f"invalid {what}: {_reason(exc)}") from None
+    except Exception as exc:
+        if not raised_by_parser(exc):
+            raise
+        line, column = _place(source, loader.get_mark().index) if loader else (None, None)
+        raise FrontMatterError(f"invalid {what}: {_reason(exc)}", line, column) from None
+    finally:
+        if loader is not None:
+            loader.dispose()  # type: ignore[no-untyped-call]
+
+
+def _place(source: str, index: int) -> tuple[int, int]:
+    """The line and column of the character at `index`, as the file counts them."""
+    start = source.rfind("\n", 0, index) + 1
+    return source.count("\n", 0, index) + 1, index - start + 1
+
+
+def _unmade(node: Any, exc: Exception) -> str:
+    """What went wrong with a value its tag could not make, for a message."""
+    tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+    reason = f": {_reason(exc)}" if isinstance(exc, ValueError) else ""
+    if not isinstance(node.value, str):
+        return f"the value cannot be read as {tag}{reason}"
+    value = node.value
+    shown = f"`{value[:20]}…{value[-10:]}` ({len(value)} characters)" if len(value) > 40 \
+        else f"`{value}`"
+    return f"{shown} cannot be read as {tag}{reason}"
+
+
+def _reason(exc: BaseException) -> str:
+    """The first clause of an exception's message: Python's own advice that follows,
+    such as `use sys.set_int_max_str_digits()`, is for programmers."""
+    return _lower_first(str(exc).split(";")[0].split("\n")[0].strip()) or type(exc).__name__
 
 
 def _toml_hint(message: str) -> str | None:
@@ -224,6 +322,8 @@ def _toml_hint(message: str) -> str | None:
                 "lists as [\"a\", \"b\"]")
     if "cannot overwrite" in lowered or "duplicate" in lowered:
         return "each key may appear only once in a table"
+    if "integer" in lowered:
+        return "whole numbers have at most 19 digits; write a longer one as text, in quotes"
     return None
 
 
