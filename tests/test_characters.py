@@ -133,3 +133,30 @@ def test_control_characters_in_the_site_config_are_refused(tmp_path: Path) -> No
     _, found = load_config(tmp_path)
     assert [(p.line, p.message.split(" holds")[0]) for p in found if p.is_error] == [
         (1, "`title`"), (3, "`params.motto[1]`")]
+
+
+@pytest.mark.parametrize("text, line", [
+    ('+++\ntitle = "x"\ndate = 2019-05-22\nn = 0x' + "f" * 5000 + "\n+++\n", 4),
+    ("---\ntitle: x\ndate: 2019-05-22\nextra:\n  n: 0x" + "f" * 5000 + "\n---\n", 5),
+    ('+++\ntitle = "x"\ndate = 2019-05-22\nn = [99999999999999999999]\n+++\n', 4),
+    ('+++\ntitle = "x"\ndate = 2019-05-22\nn = -9223372036854775809\n+++\n', 4),
+])
+def test_whole_numbers_beyond_64_bits_are_refused_at_their_line(text: str, line: int) -> None:
+    found = problems(text)
+    assert len(found) == 1 and found[0].startswith(f"talks/t.md:{line}:1: error: `")
+    assert "bits, too large for pages and calendar feeds" in found[0]
+
+
+def test_whole_numbers_of_64_bits_are_kept() -> None:
+    talk, found = make_talk(split('+++\ntitle = "x"\ndate = 2019-05-22\n'
+                                  "n = [9223372036854775807, -9223372036854775808]\n+++\n"),
+                            PATH, "t", Config())
+    assert talk is not None and not found
+
+
+def test_huge_hex_number_in_the_site_config_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "talkpages.toml").write_text("[params]\nn = 0x" + "f" * 5000 + "\n",
+                                             encoding="utf-8")
+    _, found = load_config(tmp_path)
+    assert [(p.line, p.message.split(" is a")[0]) for p in found if p.is_error] == [
+        (2, "`params.n`")]

@@ -118,6 +118,8 @@ HUGE = "9" * 5000
      "talks/tag.md:4:4: error: invalid YAML front matter: `abc` cannot be read as !!float"),
     ("talks/tag.md", "---\ntitle: Tag\ndate: 2019-05-22\nn: !!timestamp nonsense\n---\n",
      "talks/tag.md:4:4: error: invalid YAML front matter: `nonsense`"),
+    ("talks/hex.md", f"---\ntitle: Hex\ndate: 2019-05-22\nn: 0x{HUGE}\n---\n",
+     "talks/hex.md:4:1: error: `n` is a whole number of 20000 bits, too large"),
     ("speakers.toml", f'["Ada"]\nbio = "x"\nage = {HUGE}\n',
      "speakers.toml:3:7: error: invalid TOML: integer number overflowed"),
     ("talkpages.toml", f'title = "x"\n[params]\nn = {HUGE}\n',

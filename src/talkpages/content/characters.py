@@ -10,6 +10,11 @@ as UTF-8. Tab, line feed and carriage return are ordinary text.
 
 They are refused, keys included, with the field and its line, rather than dropped:
 what the author meant by them cannot be guessed.
+
+So are whole numbers beyond 64 bits, in the same walk through the values. TOML's
+integers are 64-bit, but tomllib reads any length and YAML has no limit; a hex number of
+5,000 digits is read fine and then cannot be written in decimal (Python refuses to
+convert more than 4,300 digits), which ended the build in `talks.json` or a template.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _SHORT_ESCAPES = {"\x00": "0", "\x07": "a", "\x08": "b", "\x0b": "v", "\x0c": "f",
                   "\x1b": "e"}
 
+LARGEST = 2 ** 63  # whole numbers are 64-bit, as in TOML
 LIMIT = 20  # messages a file, for each of its front matter and its body
 Place = tuple[str | int, ...]  # keys and list positions, from the top of the data
 
@@ -57,10 +63,10 @@ def field_name(place: Place) -> str:
     return name
 
 
-def find(data: Any) -> Iterator[tuple[Place, str, bool]]:
+def find(data: Any) -> Iterator[tuple[Place, str | int, bool]]:
     """(where, the first forbidden character, whether it is in a key) for every string
-    of `data` that holds one, key by key. Without recursion: nesting as deep as a parser
-    allows."""
+    of `data` that holds one, key by key, and (where, the number, False) for every whole
+    number beyond 64 bits. Without recursion: nesting as deep as a parser allows."""
     stack: list[tuple[Place, Any]] = [((), data)]
     while stack:
         place, value = stack.pop()
@@ -80,6 +86,8 @@ def find(data: Any) -> Iterator[tuple[Place, str, bool]]:
             ordered = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
             children = [((*place, number), item) for number, item in enumerate(ordered)]
         else:
+            if isinstance(value, int) and not -LARGEST <= value < LARGEST:
+                yield place, value, False
             continue
         stack += reversed(children)
 
@@ -94,6 +102,12 @@ def in_front_matter(path: Path, fm: FrontMatter) -> list[Diagnostic]:
             more += 1
             continue
         field = field_name(place)
+        if isinstance(char, int):
+            found.append(Diagnostic(
+                path, f"`{field}` is a whole number of {char.bit_length()} bits, too large "
+                "for pages and calendar feeds", _line(fm, place, ""), 1, hint="whole numbers "
+                "have at most 19 digits (64 bits); write a longer one as text, in quotes"))
+            continue
         where = f"the key `{field}`" if in_key else f"`{field}`"
         found.append(Diagnostic(
             path, f"{where} holds {describe(char)}, which pages and calendar feeds cannot "
@@ -158,6 +172,8 @@ def _line(fm: FrontMatter, place: Place, char: str) -> int:
         line = fm.line_of(".".join(keys[:count]))
         if line is not None:
             return line
+    if not char:
+        return 1
     escape = _escape(char)
     return next((number for number, line in enumerate(fm.head, 1) if escape.search(line)),
                 1)
