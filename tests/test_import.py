@@ -277,3 +277,42 @@ def test_corpus_every_parsable_file_is_converted_and_the_broken_reported(
         assert imported.title == original.title and imported.body == original.body
     again = import_site("hugo", CORPUS, site)
     assert again.written == [] and len(again.unchanged) == len(report.written)
+
+
+BOMB_CONFIG = "a0: &a0 [" + ", ".join(['"lol"'] * 9) + "]\n" + "".join(
+    f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 9) + "]\n" for n in range(1, 9))
+
+
+@pytest.mark.parametrize("kind, config, words", [
+    ("hugo", "config.yaml", "cannot read the Hugo config: invalid YAML: the alias `*a0`"),
+    ("hugo", "config/_default/params.yaml", "cannot read the Hugo config: invalid YAML"),
+    ("academicpages", "_config.yml", "cannot read the Jekyll config: invalid YAML: the alias"),
+])
+def test_alias_bomb_in_an_imported_config_is_refused_at_its_line(
+        tmp_path: Path, kind: str, config: str, words: str) -> None:
+    source = tmp_path / "old"
+    shutil.copytree(FIXTURES / f"{kind}-site", source)
+    for existing in ("config.toml", "hugo.toml", "config.yaml", "_config.yml"):
+        (source / existing).unlink(missing_ok=True)
+    (source / config).parent.mkdir(parents=True, exist_ok=True)
+    (source / config).write_text(f"timeZone: Europe/Madrid\n{BOMB_CONFIG}", encoding="utf-8")
+    report = import_site(kind, source, tmp_path / "site")
+    found = [p for p in report.problems if p.path == source / config]
+    assert len(found) == 1 and words in found[0].message
+    assert (found[0].line, found[0].column) == (3, 10)
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("config.toml", "n = " + "1" * 5000 + "\n", "invalid TOML: integer"),
+    ("config.json", "[" * 100_000, "cannot read the Hugo config"),
+    ("config.yaml", "n: !!timestamp nonsense\n", "`nonsense` cannot be read as !!timestamp"),
+])
+def test_broken_hugo_config_is_a_warning_not_an_internal_error(
+        tmp_path: Path, name: str, text: str, words: str) -> None:
+    source = tmp_path / "old"
+    (source / "content" / "talk").mkdir(parents=True)
+    (source / "content" / "talk" / "a.md").write_text(talk("A"), encoding="utf-8")
+    (source / name).write_text(text, encoding="utf-8")
+    report = import_site("hugo", source, tmp_path / "site")
+    assert [p.message for p in report.problems if p.path == source / name and words in p.message]
+    assert len(report.written) == 1

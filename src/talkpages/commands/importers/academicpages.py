@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import yaml
-
-from ...content.frontmatter import FrontMatter
+from ...content.frontmatter import FrontMatter, FrontMatterError, load_yaml
 from ...content.model import slugify
 from ...diagnostics import Diagnostic
 from .convert import Adapted, Candidate
@@ -45,8 +43,11 @@ def read_config(site: Path, origins: dict[str, Path] | None = None,
     if not path.is_file():
         return {}, []
     try:
-        value = yaml.safe_load(path.read_text(encoding="utf-8-sig")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        value = load_yaml(path.read_text(encoding="utf-8-sig"), "YAML") or {}
+    except FrontMatterError as exc:  # read as talk files are: an alias bomb is refused
+        return {}, [Diagnostic(path, f"cannot read the Jekyll config: {exc.message}",
+                               exc.line, exc.column, severity="warning")]
+    except (OSError, UnicodeDecodeError) as exc:
         return {}, [Diagnostic(path, f"cannot read the Jekyll config: {exc}",
                                severity="warning")]
     if not isinstance(value, dict):

@@ -19,20 +19,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from ...content.frontmatter import FrontMatter
+from ...content.frontmatter import FrontMatter, FrontMatterError, load_yaml, parse_toml
 from ...diagnostics import Diagnostic
 from .convert import Adapted, Candidate
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 SECTIONS = ("talk", "talks", "event", "events")
 CONTENT = {".md": 0, ".markdown": 1, ".rmd": 2, ".rmarkdown": 3, ".html": 4, ".htm": 5}
@@ -85,12 +77,17 @@ def read_config(site: Path, origins: dict[str, Path] | None = None,
         try:
             text = path.read_text(encoding="utf-8-sig")
             if path.suffix == ".toml":
-                value: Any = tomllib.loads(text)
+                value: Any = parse_toml(text)
             elif path.suffix == ".json":
                 value = json.loads(text)
-            else:
-                value = yaml.safe_load(text) or {}
-        except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+            else:  # read as talk files are: an alias bomb is refused here too
+                value = load_yaml(text, "YAML") or {}
+        except FrontMatterError as exc:
+            problems.append(Diagnostic(
+                path, f"cannot read the Hugo config: {exc.message.replace(' front matter', '')}",
+                exc.line, exc.column, severity="warning"))
+            continue
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             problems.append(Diagnostic(path, f"cannot read the Hugo config: {exc}",
                                        severity="warning"))
             continue
