@@ -84,3 +84,28 @@ def test_a_file_that_is_not_a_calendar_is_reported(run_cli, tmp_path: Path,
     code, _, err = run_cli("import", "ics", str(source), "-s", str(tmp_path / "site"))
     assert code == 1 and "Traceback" not in err
     assert "x.ics" in err
+
+
+CONTROLS = (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nX-WR-CALNAME:Conf\x1b[31m\r\n"
+            b"BEGIN:VEVENT\r\nUID:a\x07b@example.org\r\nDTSTAMP:20250101T000000Z\r\n"
+            b"DTSTART:20250612T143000Z\r\nDTEND:20250612T153000Z\r\n"
+            b"SUMMARY:Bell\x07 talk\r\nLOCATION:Room\x01 1\r\nCATEGORIES:a\x02,b\r\n"
+            b"DESCRIPTION:Line one\\nline\x0c two\twith a tab\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+
+
+def test_control_characters_in_a_calendar_are_dropped_and_remarked(run_cli,
+                                                                   tmp_path: Path) -> None:
+    source = tmp_path / "controls.ics"
+    source.write_bytes(CONTROLS)
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "ics", str(source), "-s", str(site))
+    assert code == 0, err
+    assert "Imported 1 talk" in out
+    assert "@example.org): 6 control characters dropped from its text" in err
+    assert "error" not in err
+    talk = (site / "talks" / "bell-talk.md").read_text(encoding="utf-8")
+    for line in ['title = "Bell talk"', 'location = "Room 1"', 'event = "Conf[31m"',
+                 'uid = "ab@example.org"', '"a",', "Line one\nline two\twith a tab"]:
+        assert line in talk, line
+    result = render(site, LoadOptions(now=datetime(2025, 1, 1, tzinfo=timezone.utc)))
+    assert result.ok and not result.diagnostics, [d.format() for d in result.diagnostics]

@@ -13,6 +13,10 @@ library. What carries over:
   day; DURATION gives the end when there is no DTEND.
 - STATUS, SEQUENCE, RRULE (as `recurrence`) and EXDATE (as `exdates`).
 
+Control characters are dropped from every text, with a remark in the report: RFC 5545
+forbids them in TEXT values, and talk text cannot hold them (characters.py), so a talk
+written with them would be refused by the very loader that checks the import.
+
 An event that changes one occurrence of a series (RECURRENCE-ID) is reported, not
 imported. Files are created, never replaced; an import run again changes nothing.
 """
@@ -27,6 +31,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import tomli_w
 
+from ...content.characters import FORBIDDEN
 from ...content.config import Config, load_config
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...content.model import slugify
@@ -63,6 +68,14 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
             report.problems.append(Diagnostic(source, f"{where} not imported: {exc}"))
             report.failed.append(source)
             continue
+        dropped = _drop_controls(data) + len(FORBIDDEN.findall(body))
+        if dropped:
+            body = FORBIDDEN.sub("", body)
+            report.problems.append(Diagnostic(
+                source, f"{where}: {dropped} control "
+                f"{'character' if dropped == 1 else 'characters'} dropped from its text "
+                "(RFC 5545 forbids them, and pages and calendar feeds cannot carry them)",
+                severity="warning"))
         slug = _free_slug(slug_for(data["title"], data["date"]), data.get("uid", ""), taken)
         text = "+++\n" + tomli_w.dumps(data) + "+++\n" + (body + "\n" if body else "")
         target = site_dir / TALKS_DIR / f"{slug}.md"
@@ -159,6 +172,26 @@ def _talk(event: Any, event_name: str) -> tuple[dict[str, Any], str]:
         data["links"] = [{"name": "Details", "url": url}]
     body = str(event.get("DESCRIPTION") or "").strip().replace("\r\n", "\n")
     return data, body
+
+
+def _drop_controls(data: dict[str, Any]) -> int:
+    """Remove the characters talk text cannot hold from every string of `data`, in
+    place; how many there were."""
+    count = 0
+
+    def clean(value: Any) -> Any:
+        nonlocal count
+        if isinstance(value, str):
+            count += len(FORBIDDEN.findall(value))
+            return FORBIDDEN.sub("", value)
+        if isinstance(value, list):
+            return [clean(item) for item in value]
+        if isinstance(value, dict):
+            return {clean(key): clean(item) for key, item in value.items()}
+        return value
+
+    data.update(clean(data))
+    return count
 
 
 def _end(event: Any, start: date) -> date | None:
