@@ -160,3 +160,34 @@ def test_huge_hex_number_in_the_site_config_is_refused(tmp_path: Path) -> None:
     _, found = load_config(tmp_path)
     assert [(p.line, p.message.split(" is a")[0]) for p in found if p.is_error] == [
         (2, "`params.n`")]
+
+
+@pytest.mark.parametrize("text, line, code", [
+    ('+++\ntitle = "Del\\u007f"\ndate = 2019-05-22\n+++\n', 2, "007F"),
+    ('+++\ntitle = "x"\ndate = 2019-05-22\nevent = "C1\\u0080"\n+++\n', 4, "0080"),
+    ('+++\ntitle = "x"\ndate = 2019-05-22\nevent = "raw C1 \x9b here"\n+++\n', 4, "009B"),
+    ('---\ntitle: x\ndate: 2019-05-22\nevent: "next line \\N"\n---\n', 4, "0085"),
+    ('---\ntitle: x\ndate: 2019-05-22\nextra:\n  k: "\\x9f"\n---\n', 5, "009F"),
+])
+def test_del_and_c1_control_characters_are_refused(text: str, line: int, code: str) -> None:
+    found = problems(text)
+    assert len(found) == 1 and found[0].startswith(f"talks/t.md:{line}:1: error: `")
+    assert f"holds a control character (U+{code})" in found[0]
+
+
+def test_del_and_c1_control_characters_in_the_body_are_refused() -> None:
+    found = problems('+++\ntitle = "x"\ndate = 2019-05-22\n+++\nfine\nDEL \x7f\nCSI \x9b\n')
+    assert [line.split(" holds ")[0] for line in found] == [
+        "talks/t.md:6:5: error: the body", "talks/t.md:7:5: error: the body"]
+
+
+def test_del_and_c1_escapes_in_a_key_name_are_found_on_their_line() -> None:
+    found = problems('+++\ntitle = "x"\ndate = 2019-05-22\nevent = "e"\n"k\\u0085" = 1\n+++\n')
+    assert len(found) == 1 and found[0].startswith("talks/t.md:5:1: error: the key `k\\u0085`")
+
+
+@pytest.mark.parametrize("reference", ["&#127;", "&#x80;", "&#x9f;"])
+def test_character_references_to_del_and_c1_become_replacement_characters(
+        reference: str) -> None:
+    html = to_html(f"a {reference} b")
+    assert not FORBIDDEN.search(html)

@@ -2,11 +2,13 @@
 
 TOML and YAML spell any character as an escape (`"\\u0007"`, `"\\x1b"`, `"\\0"`), and a
 body may hold any character but NUL. XML 1.0 forbids the C0 control characters, so a
-page or `feed.xml` holding one is no longer well-formed; and the markers the build puts
-into fragments of pages and feeds, to be replaced afterwards, are spelled with NUL, so
-text holding them could pass for one. U+FFFE, U+FFFF and halves of surrogate pairs
-(YAML's `"\\ud800"`) are not XML characters either, and the last cannot even be written
-as UTF-8. Tab, line feed and carriage return are ordinary text.
+page or `feed.xml` holding one is no longer well-formed; DEL and the C1 controls
+(U+007F to U+009F) are parse errors in HTML (the Nu checker flags them); RFC 5545
+forbids all of them in calendar text. The markers the build puts into fragments of
+pages and feeds, to be replaced afterwards, are spelled with NUL, so text holding them
+could pass for one. U+FFFE, U+FFFF and halves of surrogate pairs (YAML's `"\\ud800"`)
+are not XML characters either, and the last cannot even be written as UTF-8. Tab, line
+feed and carriage return are ordinary text.
 
 They are refused, keys included, with the field and its line, rather than dropped:
 what the author meant by them cannot be guessed.
@@ -28,9 +30,9 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from .frontmatter import FrontMatter
 
-FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _SHORT_ESCAPES = {"\x00": "0", "\x07": "a", "\x08": "b", "\x0b": "v", "\x0c": "f",
-                  "\x1b": "e"}
+                  "\x1b": "e", "\x85": "N"}
 
 LARGEST = 2 ** 63  # whole numbers are 64-bit, as in TOML
 LIMIT = 20  # messages a file, for each of its front matter and its body
