@@ -2,8 +2,9 @@
 
 Checks what a strict parser rejects or a lenient one silently gets wrong: CRLF line
 ends, no BOM, lines folded at 75 octets without splitting a UTF-8 character, TEXT
-escaping, balanced BEGIN/END, the required properties, a VTIMEZONE for every TZID and
-a TZID for every VTIMEZONE (RFC 5545 3.6.5), and DTEND never together with DURATION.
+escaping, dates with four-digit years, balanced BEGIN/END, the required properties, a
+VTIMEZONE for every TZID and a TZID for every VTIMEZONE (RFC 5545 3.6.5), and DTEND
+never together with DURATION.
 Returns the problems as strings.
 """
 
@@ -14,6 +15,9 @@ import re
 TEXT_PROPERTIES = {"SUMMARY", "DESCRIPTION", "LOCATION", "NAME", "X-WR-CALNAME",
                    "X-WR-CALDESC", "COMMENT", "TZNAME"}
 _ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
+DATE_PROPERTIES = {"DTSTART", "DTEND", "EXDATE", "DTSTAMP", "LAST-MODIFIED", "RDATE"}
+_STAMP = re.compile(r"[0-9]{8}(T[0-9]{6}Z?)?")
+_UNTIL = re.compile(r"(?:^|;)UNTIL=([^;]*)")
 
 
 def lint(data: bytes) -> list[str]:
@@ -63,6 +67,10 @@ def lint(data: bytes) -> list[str]:
                 zones_used.add(param[5:])
         if name == "TZID" and stack and stack[-1] == "VTIMEZONE":
             zones_defined.add(value)
+        if name in DATE_PROPERTIES or name == "RRULE":
+            stamps = value.split(",") if name != "RRULE" else _UNTIL.findall(value)
+            problems += [f"{name}: {stamp!r} is not a date or date-time of RFC 5545"
+                         for stamp in stamps if not _STAMP.fullmatch(stamp)]
         if name in TEXT_PROPERTIES:
             if any(m.group(1) not in ("\\", ";", ",", "n", "N") for m in _ESCAPE.finditer(value)):
                 problems.append(f"{name}: a backslash escapes nothing: {value[:60]!r}")

@@ -161,6 +161,7 @@ def test_the_lint_catches_what_it_should() -> None:
     assert lint(good.replace(b"a\\, b", b"a, b"))
     assert lint(good.replace(b"UID:a\r\n", b""))
     assert lint(good.replace(b"DTSTART:20240101T000000Z", b"DTSTART;TZID=X/Y:20240101T000000"))
+    assert lint(good.replace(b"DTSTART:20240101T000000Z", b"DTSTART:9990101T000000Z"))
     assert lint(b"\xef\xbb\xbf" + good)
     assert lint(good.replace(b"SUMMARY:a\\, b", b"SUMMARY:" + "é".encode() * 40))
 

@@ -283,3 +283,34 @@ def test_an_unused_vtimezone_is_left_out_of_every_feed(make_site: MakeSite) -> N
     for path, data in files.items():
         if path.endswith(".ics"):
             assert lint(data) == [], path
+
+
+def test_years_before_1000_are_written_with_four_digits(make_site: MakeSite) -> None:
+    """strftime's %Y wrote the year 999 as `999`: DTSTART:9991231T233000Z, no date at all."""
+    assert ics.day_stamp(date(999, 1, 2)) == "09990102"
+    assert ics.local_stamp(datetime(999, 1, 2, 3, 4, 5)) == "09990102T030405"
+    assert ics.utc_stamp(datetime(1000, 1, 1, 0, 30, tzinfo=timezone(timedelta(hours=1)))
+                         ) == "09991231T233000Z"
+    data = feed(make_site, {
+        "talks/offset.md": talk("Offset", "1000-01-01T00:30:00+01:00"),
+        "talks/zoned.md": talk("Zoned", "1000-01-01T10:00:00", """
+            timezone = "Europe/Madrid"
+            recurrence = "FREQ=YEARLY;UNTIL=10011231T000000Z"
+            exdates = [1000-01-01T10:00:00]
+        """)})
+    text = data.decode()
+    assert "DTSTART:09991231T233000Z" in text
+    assert "DTSTART:09990101T000000" in text  # the VTIMEZONE starts the year before
+    assert "UNTIL=10011231T000000Z" in text
+    assert lint(data) == []
+
+
+def test_a_talk_before_the_year_1000_is_an_error_at_its_line(make_site: MakeSite) -> None:
+    for written in ("0990-05-22", "0999-12-31T23:00:00", "0999-12-31T23:30:00-01:00"):
+        site = make_site({"talks/old.md": talk("Old", written)})
+        result = render_site(site)
+        assert not result.ok
+        [problem] = [d for d in result.diagnostics if d.is_error]
+        assert (problem.path.name, problem.line) == ("old.md", 3)  # type: ignore[union-attr]
+        assert "`date` is in the year 99" in problem.message
+        assert "from the year 1000 on" in problem.message

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from . import rulecheck
 from .rulecheck import RecurrenceError
-from .times import Schedule, parse_moment
+from .times import Schedule, day_stamp, parse_moment, utc_stamp
 
 if TYPE_CHECKING:
     from dateutil import rrule
@@ -39,9 +39,9 @@ class Recurrence:
         """The RRULE value for the feed."""
         parts = [f"{k}={v}" for k, v in self.parts]
         if isinstance(self.until, datetime):
-            parts.append(f"UNTIL={self.until.astimezone(UTC):%Y%m%dT%H%M%SZ}")
+            parts.append(f"UNTIL={utc_stamp(self.until)}")
         elif isinstance(self.until, date):
-            parts.append(f"UNTIL={self.until:%Y%m%d}")
+            parts.append(f"UNTIL={day_stamp(self.until)}")
         return ";".join(parts)
 
     @property

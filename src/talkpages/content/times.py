@@ -31,6 +31,11 @@ _LENIENT = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?
 _TIME_ONLY = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?$")
 
 Moment = datetime | date | time
+# Talks before the year 1000 are refused rather than written: feeds carry them well
+# formed (four-digit years, day_stamp below), but the calendars tried part ways on them
+# (libical ends each occurrence of a series of the year 990 at its start; ical.js and
+# recurring-ical-events give three-digit years) and such a date is almost always a typo.
+FIRST_YEAR = 1000
 
 
 def parse_moment(value: Any) -> Moment | None:
@@ -180,6 +185,10 @@ def resolve(start: Moment, end: Moment | None, *, all_day: bool, zone: str | Non
     if isinstance(start, time):
         raise ScheduleError(f"`{start_field}` has a time but no day", start_field,
                             "write the full date, such as 2019-05-22T14:50:00")
+    if start.year < FIRST_YEAR:
+        raise ScheduleError(f"`{start_field}` is in the year {start.year}: talkpages handles "
+                            f"talks from the year {FIRST_YEAR} on", start_field,
+                            "check the year (written with four digits, such as 2019)")
     if all_day or not isinstance(start, datetime):
         return _all_day(_day(start), end, zone or default_zone, end_field)
     shown_zone = zone or (default_zone if start.tzinfo is None else None)
@@ -251,3 +260,21 @@ def utc_offset(moment: datetime) -> str:
     sign = "+" if offset >= timedelta() else "\u2212"
     minutes = abs(int(offset.total_seconds())) // 60
     return f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def day_stamp(day: date) -> str:
+    """A DATE value, 20190522. Every date written into a feed goes through here and the
+    two below (the feed's writer, output/ics.py, and the RRULE's UNTIL): strftime's %Y
+    writes the year 999 as `999` (the C library decides), which makes a value no client
+    reads as a date; RFC 5545 wants four digits."""
+    return f"{day.year:04d}{day.month:02d}{day.day:02d}"
+
+
+def local_stamp(moment: datetime) -> str:
+    """A DATE-TIME as the clock shows it (floating, or with a TZID)."""
+    return f"{day_stamp(moment)}T{moment.hour:02d}{moment.minute:02d}{moment.second:02d}"
+
+
+def utc_stamp(moment: datetime) -> str:
+    """A DATE-TIME in UTC, 20190522T125000Z."""
+    return local_stamp(moment.astimezone(UTC)) + "Z"

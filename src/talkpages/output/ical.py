@@ -302,8 +302,8 @@ def outlook_url(site: Site, talk: Talk) -> str:
         start, end = _day(s.start).isoformat(), (_day(s.end) + timedelta(days=1)).isoformat()
     else:
         assert isinstance(s.start, datetime) and isinstance(s.end, datetime)
-        start = s.start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        end = s.end.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        start, end = (t.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds")
+                      + "Z" for t in (s.start, s.end))
     query = {"path": "/calendar/action/compose", "rru": "addevent", "subject": talk.title,
              "startdt": start, "enddt": end, "allday": str(s.all_day).lower(),
              "body": description(site, talk), "location": _place(talk)}

@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta, timezone
+from datetime import timedelta, timezone
+
+from ..content.times import day_stamp as day_stamp  # every date of a feed, one writer
+from ..content.times import local_stamp as local_stamp
+from ..content.times import utc_stamp as utc_stamp
 
 UTC = timezone.utc
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -53,18 +57,6 @@ def fold(line: str) -> bytes:
         pieces.append(raw[start:end])
         start, limit = end, 74  # continuation lines begin with a space
     return b"\r\n ".join(pieces) + b"\r\n"
-
-
-def utc_stamp(moment: datetime) -> str:
-    return f"{moment.astimezone(UTC):%Y%m%dT%H%M%SZ}"
-
-
-def local_stamp(moment: datetime) -> str:
-    return f"{moment:%Y%m%dT%H%M%S}"
-
-
-def day_stamp(day: date) -> str:
-    return f"{day:%Y%m%d}"
 
 
 def duration(length: timedelta) -> str:
