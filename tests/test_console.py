@@ -112,3 +112,82 @@ def test_build_summary_quiet_and_verbose(make_site: MakeSite, run_cli) -> None:
     code, out, _ = run_cli("build", "-s", str(site), "--now", NOW.isoformat(), "-v",
                            "-o", str(site / "verbose"))
     assert code == 0 and "assets/" in out and "files" in out
+
+
+CONTROLS = "\x1b[2J\x07\x7f\x9b31m\r\nforged: error: x\ud800"
+
+
+def test_messages_quoting_control_characters_reach_the_terminal_escaped() -> None:
+    found = Diagnostic(Path(f"talks/{CONTROLS}.md"), f"`url_{CONTROLS}` must be a URL", 2, 1,
+                       hint=f"not {CONTROLS}", causes=(CONTROLS,))
+    out, err = Terminal(), Terminal()
+    console = Console(out, err, verbose=True)
+    console.diagnostics([found])
+    console.info(f"Created {CONTROLS}\n\tnext line")
+    console.detail(CONTROLS)
+    console.error(CONTROLS)
+    for text in (out.getvalue(), err.getvalue()):
+        plain = text.replace("\x1b[0m", "").replace("\x1b[1;31m", "").replace(
+            "\x1b[1m", "").replace("\x1b[36m", "").replace("\x1b[2m", "")
+        assert not any(c < " " and c not in "\n\t" or "\x7f" <= c <= "\x9f" for c in plain)
+        assert not any("\ud800" <= c <= "\udfff" for c in plain)
+        text.encode("utf-8")
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 4  # the message, its cause, its hint, the error: nothing forged
+    assert "`url_\\x1b[2J\\x07\\x7f\\x9b31m\\r\\nforged: error: x\\ud800` must be a URL" \
+        in lines[0]
+    assert "talks/\\x1b[2J" in lines[0] and "\tnext line" in out.getvalue()
+
+
+def test_json_diagnostics_quote_control_characters_escaped() -> None:
+    found = Diagnostic(Path(f"talks/{CONTROLS}.md"), f"`{CONTROLS}`", 2, hint=CONTROLS,
+                       causes=(CONTROLS,)).to_json()
+    for value in (found["path"], found["message"], found["hint"], *found["causes"]):
+        assert isinstance(value, str) and "\\x9b31m\\r\\n" in value and "\x1b" not in value
+
+
+def test_check_prints_keys_with_control_characters_escaped(make_site: MakeSite,
+                                                           run_cli) -> None:
+    site = make_site({"talks/a.md": talk("A", extra='"url_\\u009b2J" = 3\n'
+                                                  '"url_\\u001b]0;pwned\\u0007" = 4')})
+    code, out, err = run_cli("check", "-s", str(site))
+    assert code == 1
+    assert "`url_\\x9b2J` must be a URL written as text" in err
+    assert "`url_\\x1b]0;pwned\\x07` must be a URL written as text" in err
+    assert not any(c < " " and c != "\n" or "\x7f" <= c <= "\x9f" for c in out + err)
+    code, out, _ = run_cli("check", "-s", str(site), "--format", "json")
+    assert "\x9b" not in out and "url_\\\\x9b2J" in out
+
+
+def test_file_names_with_control_characters_are_printed_escaped(make_site: MakeSite,
+                                                                run_cli) -> None:
+    site = make_site({"talks/a\x1b]0;pwned\x07.md": "+++\ntitle = 3\n+++\n"})
+    code, out, err = run_cli("check", "-s", str(site))
+    assert code == 1
+    assert "a\\x1b]0;pwned\\x07.md" in err
+    assert "\x1b" not in out + err and "\x07" not in out + err
+
+
+def test_usage_errors_quote_the_words_typed_escaped(run_cli) -> None:
+    code, out, err = run_cli("build", "\x1b[2J\x9b31m")
+    assert code == 2
+    assert "\\x1b[2J\\x9b31m" in err
+    assert "\x1b" not in out + err and "\x9b" not in out + err
+
+
+def test_an_internal_error_is_printed_escaped(run_cli, monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    from talkpages.commands import cli
+
+    def broken(args: object) -> int:
+        raise RuntimeError("at talks/\x1b[2J.md")
+
+    monkeypatch.setattr(cli, "_check", broken)
+    code, _, err = run_cli("check", "-s", str(tmp_path))
+    assert code == 3 and "talks/\\x1b[2J.md" in err and "\x1b" not in err
+
+
+def test_the_address_serve_took_is_printed_escaped() -> None:
+    out = io.StringIO()
+    Console(out, io.StringIO(), quiet=True).notice("Serving http://\x1b[2J/ (Ctrl-C to stop)")
+    assert out.getvalue() == "Serving http://\\x1b[2J/ (Ctrl-C to stop)\n"

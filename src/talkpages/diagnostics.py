@@ -4,17 +4,42 @@ Every stage reports problems as `Diagnostic` values instead of raising, so that
 one build can report all of them at once. The text form is the one compilers use,
 `path:line:col: error: message`, because editors and CI logs already know how to
 turn it into a link to the spot.
+
+Messages quote what the site holds (keys, values, file names), and the site may be a
+stranger's: a key holding ESC would reach the terminal as a command to it (colours, a
+cleared screen, a changed title), a newline could forge a message of its own line, and
+half of a surrogate pair (a file name that is not UTF-8) cannot be printed at all.
+`printable` spells such characters as Python's repr does; every message, hint, cause
+and path goes through it here, and the console passes everything it prints through it
+once more.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 Severity = Literal["error", "warning"]
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str, keep: str = "") -> str:
+    """`text` with control characters (C0, DEL, C1) and halves of surrogate pairs spelled
+    as escapes (`\\x1b`, `\\n`, `\\ud800`), but those in `keep`."""
+    def spell(match: re.Match[str]) -> str:
+        char = match.group(0)
+        if char in keep:
+            return char
+        code = ord(char)
+        return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+    return _UNPRINTABLE.sub(spell, text)
 
 
 @dataclass(frozen=True)
@@ -42,10 +67,12 @@ class Diagnostic:
         return text
 
     def format(self) -> str:
-        lines = [f"{self.location()}: {self.severity}: {self.message}"]
-        lines += [f"  caused by: {cause}" for cause in self.causes]
+        """One line for the problem, one for each cause and the hint; no text of the site
+        can break a line or reach the terminal as a control character."""
+        lines = [f"{self.location()}: {self.severity}: {printable(self.message)}"]
+        lines += [f"  caused by: {printable(cause)}" for cause in self.causes]
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {printable(self.hint)}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, object]:
@@ -54,19 +81,20 @@ class Diagnostic:
             "line": self.line,
             "column": self.column,
             "severity": self.severity,
-            "message": self.message,
-            "hint": self.hint,
-            "causes": list(self.causes),
+            "message": printable(self.message),
+            "hint": printable(self.hint) if self.hint else self.hint,
+            "causes": [printable(cause) for cause in self.causes],
         }
 
 
 def display_path(path: Path) -> str:
-    """The path relative to the working folder when it is below it, else as it is."""
+    """The path relative to the working folder when it is below it, else as it is; for
+    showing only (a file name may hold any character but `/` and NUL)."""
     try:
         relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
-        return str(path)
-    return str(path) if relative.startswith("..") else relative
+        return printable(str(path))
+    return printable(str(path) if relative.startswith("..") else relative)
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:

@@ -11,9 +11,10 @@ import os
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import __version__
+from ..diagnostics import printable
 
 UTC = timezone.utc
 
@@ -91,8 +92,18 @@ def _checked(name: str) -> Callable[[str], Any]:
     return convert
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes the words it refuses as they were typed (`unrecognized arguments:
+    …`), and a word can be a file name holding ESC: its usage errors are printed with
+    control characters escaped, as every other message is. Subcommands' parsers are of
+    this class too (argparse makes them of the parser's own class)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(printable(message))
+
+
 def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="talkpages",
         description="Turn a folder of talk files into a talks microsite with a calendar feed.")
     parser.add_argument("--version", action="version", version=f"talkpages {__version__}")

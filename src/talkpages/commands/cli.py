@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 
 from .. import __version__
 from ..content.options import LoadOptions
-from ..diagnostics import Diagnostic, display_path, sort_key
+from ..diagnostics import Diagnostic, display_path, printable, sort_key
 from .arguments import build_time, checked_time, parser
 from .console import Console, count_problems, plural
 
@@ -36,7 +36,7 @@ CLOSED_PIPE = 128 + 13  # 128 + SIGPIPE: what `cat` or `grep` give on a closed p
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if hasattr(args, "now") and (problem := checked_time(args)):
-        print(f"talkpages: {problem}", file=sys.stderr)
+        print(f"talkpages: {printable(problem)}", file=sys.stderr)
         return 2
     commands: dict[str, Callable[[argparse.Namespace], int]] = {
         "build": _build, "check": _check, "new": _new, "serve": _serve, "import": _import}
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so plainly, in one line
         if os.environ.get("TALKPAGES_DEBUG"):
             traceback.print_exc()
-        print(f"talkpages: internal error: {type(exc).__name__}: {exc}\n"
+        print(f"talkpages: internal error: {type(exc).__name__}: {printable(str(exc))}\n"
               "  hint: this is a bug in talkpages; run again with TALKPAGES_DEBUG=1 and "
               "report the output", file=sys.stderr)
         return 3
@@ -261,8 +261,7 @@ def _new(args: argparse.Namespace) -> int:
         path = create(args.source, talk, config)
     except NewTalkError as exc:
         console.diagnostics(exc.diagnostics)
-        console.error(f"talkpages: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
-                                                       else ""))
+        console.error(f"talkpages: {exc.message}", exc.hint)
         return 1
     except OSError as exc:  # a read-only or full disk, a file where a folder should be
         where = f": {exc.filename}" if exc.filename else ""

@@ -4,6 +4,10 @@ Colours only when the stream is a terminal, `NO_COLOR` is unset or empty
 (https://no-color.org) and TERM is not `dumb`. The progress line appears only on a
 terminal, outside CI, and only once a build has taken more than a second: short builds
 and logs stay clean. `--quiet` keeps only problems; `--verbose` adds details.
+
+Whatever a command prints goes through `printable` before the console adds its own
+colours: text of the site quoted in a message (a title, a key, a file name) never
+reaches the terminal as a control character, whichever code wrote the message.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ from contextlib import contextmanager
 from itertools import groupby
 from typing import TextIO
 
-from ..diagnostics import Diagnostic, sort_key
+from ..diagnostics import Diagnostic, printable, sort_key
 
 PROGRESS_AFTER = 1.0  # seconds before a progress line appears
 _STYLES = {"error": "1;31", "warning": "1;33", "hint": "36", "caused by": "2", "path": "1",
            "ok": "32", "dim": "2"}
+_LAYOUT = "\n\t"  # kept in what info() prints: a report's own line breaks and indents
 _SEVERITY = re.compile(r"^(?P<place>.*?): (?P<severity>error|warning): ")
 
 
@@ -65,20 +70,23 @@ class Console:
     def info(self, text: str = "") -> None:
         """Normal output, on stdout; nothing with --quiet."""
         if not self.quiet:
-            self._write(self.out, text)
+            self._write(self.out, printable(text, keep=_LAYOUT))
 
     def notice(self, text: str) -> None:
         """On stdout even with --quiet: what the command cannot be used without, such as
         the address `serve` took (with `--port 0`, any free port)."""
-        self._write(self.out, text)
+        self._write(self.out, printable(text, keep=_LAYOUT))
 
     def detail(self, text: str) -> None:
         """Only with --verbose."""
         if self.verbose:
-            self._write(self.out, self.style(text, "dim"))
+            self._write(self.out, self.style(printable(text, keep=_LAYOUT), "dim"))
 
-    def error(self, text: str) -> None:
-        """A problem of the command itself, on stderr, always."""
+    def error(self, text: str, hint: str | None = None) -> None:
+        """A problem of the command itself, on stderr, always: one line, and one for the
+        hint. Neither breaks a line of its own, so that what a message quotes (an
+        exception's text, a file name) cannot forge a line that looks like another."""
+        text = printable(text) + (f"\n  hint: {printable(hint)}" if hint else "")
         self._write(self.err, self._color_line(text))
 
     def diagnostics(self, diagnostics: Iterable[Diagnostic], *, grouped: bool = False) -> None:
@@ -87,13 +95,17 @@ class Console:
         ordered = sorted(diagnostics, key=sort_key)
         if not grouped:
             for diagnostic in ordered:
-                self.error(diagnostic.format())
+                self._diagnostic(diagnostic)
             return
         for index, (_, group) in enumerate(groupby(ordered, key=lambda d: str(d.path or ""))):
             if index:
                 self._write(self.err, "")
             for diagnostic in group:
-                self.error(diagnostic.format())
+                self._diagnostic(diagnostic)
+
+    def _diagnostic(self, diagnostic: Diagnostic) -> None:
+        """Its lines as `format` makes them, with the text of the site escaped there."""
+        self._write(self.err, self._color_line(diagnostic.format()))
 
     def _color_line(self, text: str) -> str:
         if not self._color_err:
@@ -138,7 +150,7 @@ class Console:
             if done.wait(PROGRESS_AFTER):
                 return
             while not done.is_set():
-                text = f"{status()} · {time.monotonic() - started:.1f} s"
+                text = f"{printable(status())} · {time.monotonic() - started:.1f} s"
                 with self._lock:
                     if not done.is_set():
                         self._status = text

@@ -155,8 +155,8 @@ class DevServer:
             try:
                 self.start()
             except OSError as exc:
-                message, code = _cannot_listen(self.bind, self.port, exc)
-                self.console.error(message)
+                message, hint, code = _cannot_listen(self.bind, self.port, exc)
+                self.console.error(message, hint)
                 return code
             shown = ", ".join(display_path(p) for p in self.watched()[:4])
             self.console.info(f"Watching {shown} for changes")
@@ -245,18 +245,18 @@ def _no_site(site_dir: Path) -> Diagnostic:
                       "with `talkpages new`)")
 
 
-def _cannot_listen(bind: str, port: int, exc: OSError) -> tuple[str, int]:
-    """The message and exit status for a socket that cannot be bound: the hint names
-    the option at fault, --bind or --port."""
+def _cannot_listen(bind: str, port: int, exc: OSError) -> tuple[str, str, int]:
+    """The message, hint and exit status for a socket that cannot be bound: the hint
+    names the option at fault, --bind or --port."""
     reason = exc.strerror or str(exc)
-    message = f"talkpages: cannot listen on {bind} port {port}: {reason}\n  hint: "
+    message = f"talkpages: cannot listen on {bind} port {port}: {reason}"
     if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL:
-        return (message + f"--bind {bind} is not an address of this computer; pass one "
+        return (message, f"--bind {bind} is not an address of this computer; pass one "
                 "that is, such as --bind 127.0.0.1 (this computer only, the default) or "
                 "--bind 0.0.0.0 (every network)", 2)
     if exc.errno == errno.EACCES and 0 < port < 1024:
-        return (message + "ports below 1024 need the system's permission; pass one from "
+        return (message, "ports below 1024 need the system's permission; pass one from "
                 "1024 on, such as --port 1313, or --port 0 for any free one", 1)
     other = port + 1 if 0 < port < 65535 else 1313
-    return (message + f"pass another --port, such as --port {other}, or --port 0 for any "
+    return (message, f"pass another --port, such as --port {other}, or --port 0 for any "
             "free one", 1)
