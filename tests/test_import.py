@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -316,3 +317,67 @@ def test_broken_hugo_config_is_a_warning_not_an_internal_error(
     report = import_site("hugo", source, tmp_path / "site")
     assert [p.message for p in report.problems if p.path == source / name and words in p.message]
     assert len(report.written) == 1
+
+
+CONFIGS = [("hugo", "config.toml"), ("hugo", "config/_default/params.toml"),
+           ("academicpages", "_config.yml")]
+
+
+def _site_without_config(tmp_path: Path, kind: str) -> Path:
+    source = tmp_path / "old"
+    shutil.copytree(FIXTURES / f"{kind}-site", source)
+    for existing in ("config.toml", "hugo.toml", "config.yaml", "_config.yml"):
+        (source / existing).unlink(missing_ok=True)
+    return source
+
+
+@pytest.mark.parametrize("kind, config", CONFIGS)
+def test_imported_config_linked_out_of_the_site_is_not_read(
+        tmp_path: Path, kind: str, config: str) -> None:
+    source = _site_without_config(tmp_path, kind)
+    if config.startswith("config/"):
+        (source / "hugo.toml").write_text('title = "Old"\n', encoding="utf-8")
+    secret = tmp_path / "secret.toml"
+    secret.write_text('timeZone = "Asia/Tokyo"\ntimezone = "Asia/Tokyo"\n', encoding="utf-8")
+    (source / config).parent.mkdir(parents=True, exist_ok=True)
+    (source / config).unlink(missing_ok=True)
+    (source / config).symlink_to(secret)
+    report = import_site(kind, source, tmp_path / "site")
+    found = [p for p in report.problems if p.path == source / config]
+    assert len(found) == 1 and found[0].severity == "warning", report.problems
+    assert "config" in found[0].message and "leads out of the site folder" in found[0].message
+    assert report.written and "Asia/Tokyo" not in str(report)
+
+
+def test_hugo_config_folder_linked_out_of_the_site_is_not_read(tmp_path: Path) -> None:
+    source = _site_without_config(tmp_path, "hugo")
+    (source / "hugo.toml").write_text('title = "Old"\n', encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere" / "_default"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "params.toml").write_text('timeZone = "Asia/Tokyo"\n', encoding="utf-8")
+    (source / "config").symlink_to(elsewhere.parent)
+    report = import_site("hugo", source, tmp_path / "site")
+    found = [p for p in report.problems if "leads out of the site folder" in p.message]
+    assert found and all(p.severity == "warning" for p in found), report.problems
+    assert report.written and "Asia/Tokyo" not in str(report)
+
+
+@pytest.mark.parametrize("kind, config", CONFIGS)
+def test_imported_config_that_is_a_pipe_is_a_warning_not_a_hang(
+        tmp_path: Path, kind: str, config: str) -> None:
+    source = _site_without_config(tmp_path, kind)
+    (source / config).parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(source / config)
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(
+        import_site(kind, source, tmp_path / "site")), daemon=True)
+    thread.start()
+    thread.join(timeout=30)
+    if not done:  # the read blocks: open the pipe for writing to let the thread end
+        with open(source / config, "wb"):
+            pass
+        thread.join(timeout=30)
+        pytest.fail("reading the config waited on a pipe")
+    found = [p for p in done[0].problems if p.path == source / config]  # type: ignore[attr-defined]
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert "not a file" in found[0].message

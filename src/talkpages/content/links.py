@@ -158,3 +158,31 @@ def on_the_way(path: Path, top: Path, root: str) -> Diagnostic | None:
             if problem is not None:
                 return problem
     return None
+
+
+def read(path: Path, top: Path, limit: int) -> tuple[bytes | None, Diagnostic | None]:
+    """The bytes of a file found below the site folder `top` by name rather than by a
+    walk (an importer's config, `config/_default/params.toml`), read as talk files are:
+    not through a link that leads out of the site (`on_the_way`), only a plain file (a
+    pipe would block the read forever, a device never end it: opened without blocking,
+    its kind is asked of the open file) and at most `limit` bytes; else why not."""
+    problem = on_the_way(path, top, real(top))
+    if problem is not None:
+        return None, problem
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            status = os.fstat(descriptor)
+            if not stat.S_ISREG(status.st_mode):
+                return None, Diagnostic(path, "this is not a file (a pipe, a device or a "
+                                        "folder): talkpages reads only files",
+                                        hint="remove it, or put a file in its place")
+            if status.st_size > limit:
+                return None, Diagnostic(path, f"the file is too large "
+                                        f"({status.st_size // 1024} KiB)")
+            with os.fdopen(os.dup(descriptor), "rb") as file:
+                return file.read(limit), None
+        finally:
+            os.close(descriptor)
+    except OSError as exc:
+        return None, Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")

@@ -10,13 +10,17 @@ talk keeps its address. `timezone` in `_config.yml` is the zone of naive times.
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ...content import links
 from ...content.frontmatter import FrontMatter, FrontMatterError, load_yaml
+from ...content.loader import MAX_FILE_BYTES
 from ...content.model import slugify
 from ...diagnostics import Diagnostic
 from .convert import Adapted, Candidate
@@ -29,7 +33,7 @@ _SLUG = re.compile(r"^[\w][\w.-]*$")
 
 
 def config_here(folder: Path) -> bool:
-    return (folder / "_config.yml").is_file()
+    return os.path.lexists(folder / "_config.yml")  # a pipe too: read_config names it
 
 
 def content_dirs(site: Path, config: dict[str, Any]) -> list[Path]:
@@ -40,14 +44,19 @@ def content_dirs(site: Path, config: dict[str, Any]) -> list[Path]:
 def read_config(site: Path, origins: dict[str, Path] | None = None,
                 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     path = site / "_config.yml"
-    if not path.is_file():
+    if not os.path.lexists(path):  # anything else there is named in a warning
         return {}, []
+    raw, refused = links.read(path, site, MAX_FILE_BYTES)  # not a link out, nor a pipe
+    if raw is None:
+        assert refused is not None
+        return {}, [replace(refused, message=f"cannot read the Jekyll config: "
+                            f"{refused.message}", severity="warning")]
     try:
-        value = load_yaml(path.read_text(encoding="utf-8-sig"), "YAML") or {}
+        value = load_yaml(raw.decode("utf-8-sig"), "YAML") or {}
     except FrontMatterError as exc:  # read as talk files are: an alias bomb is refused
         return {}, [Diagnostic(path, f"cannot read the Jekyll config: {exc.message}",
                                exc.line, exc.column, severity="warning")]
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         return {}, [Diagnostic(path, f"cannot read the Jekyll config: {exc}",
                                severity="warning")]
     if not isinstance(value, dict):

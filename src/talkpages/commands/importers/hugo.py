@@ -18,11 +18,15 @@ PATH may also be a folder of talk files itself, such as `content/talk/`.
 from __future__ import annotations
 
 import json
+import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ...content import links
 from ...content.frontmatter import FrontMatter, FrontMatterError, load_yaml, parse_toml
+from ...content.loader import MAX_FILE_BYTES
 from ...diagnostics import Diagnostic
 from .convert import Adapted, Candidate
 
@@ -41,7 +45,7 @@ ALIASES = (("date", ("event_start", "time_start", "date")),
 
 def config_here(folder: Path) -> bool:
     """`folder` holds a Hugo configuration: hugo.*, config.* or config/_default/."""
-    return (any((folder / f"{name}{suffix}").is_file()
+    return (any(os.path.lexists(folder / f"{name}{suffix}")  # a pipe too: named later
                 for name in CONFIG_NAMES for suffix in CONFIG_SUFFIXES)
             or (folder / "config" / "_default").is_dir())
 
@@ -68,14 +72,20 @@ def read_config(site: Path, origins: dict[str, Path] | None = None,
     data: dict[str, Any] = {}
     problems: list[Diagnostic] = []
     files = [site / f"{name}{suffix}" for name in CONFIG_NAMES for suffix in CONFIG_SUFFIXES]
-    root = next((f for f in files if f.is_file()), None)
+    root = next((f for f in files if os.path.lexists(f)), None)  # a pipe is named too
     parts = [root] if root else []
     default = site / "config" / "_default"
     if default.is_dir():
         parts += sorted(p for p in default.iterdir() if p.suffix in CONFIG_SUFFIXES)
     for path in parts:
+        raw, refused = links.read(path, site, MAX_FILE_BYTES)
+        if raw is None:
+            assert refused is not None
+            problems.append(replace(refused, message=f"cannot read the Hugo config: "
+                                    f"{refused.message}", severity="warning"))
+            continue
         try:
-            text = path.read_text(encoding="utf-8-sig")
+            text = raw.decode("utf-8-sig")
             if path.suffix == ".toml":
                 value: Any = parse_toml(text)
             elif path.suffix == ".json":
@@ -87,7 +97,7 @@ def read_config(site: Path, origins: dict[str, Path] | None = None,
                 path, f"cannot read the Hugo config: {exc.message.replace(' front matter', '')}",
                 exc.line, exc.column, severity="warning"))
             continue
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             problems.append(Diagnostic(path, f"cannot read the Hugo config: {exc}",
                                        severity="warning"))
             continue
