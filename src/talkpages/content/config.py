@@ -19,8 +19,7 @@ from urllib.parse import urlsplit
 from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
-from .links import check as check_link
-from .links import read_text as read_site_text
+from .links import read_settings
 
 CONFIG_NAME = "talkpages.toml"
 
@@ -161,14 +160,10 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
     raw: dict[str, Any] = {}
     lines: dict[str, int] = {}
     problems: list[Diagnostic] = []
-    outside = check_link(path, site_dir)  # a link out of the site is not read
-    if outside is not None:
-        return Config(), [outside]
-    if path.exists():
-        try:
-            text = read_site_text(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            return Config(), [Diagnostic(path, f"cannot read the site config: {exc}")]
+    text, problem = read_settings(path, site_dir)  # never through a link out of the site
+    if problem is not None:
+        return Config(), [problem]
+    if text is not None:
         try:
             raw = parse_toml(text)
         except FrontMatterError as exc:

@@ -57,24 +57,6 @@ def check(path: Path, site_dir: Path) -> Diagnostic | None:
     return follow(path, real(site_dir))[1]
 
 
-SETTINGS_BYTES = 4 * 1024 * 1024  # talkpages.toml, speakers.toml: text of a few KiB
-
-
-def read_text(path: Path, limit: int = SETTINGS_BYTES) -> str:
-    """A text file of the site read on its own (after `check`): OSError when it is not a
-    regular file (a pipe would wait for a writer forever, a device never end) or is
-    larger than `limit`; UnicodeDecodeError when it is not UTF-8 (a BOM is dropped)."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(descriptor, "rb") as handle:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path.name} is not a regular file (a pipe, a device or a socket)")
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise OSError(f"{path.name} is larger than {limit // (1024 * 1024)} MiB")
-    return data.decode("utf-8-sig")
-
-
 def walk(folder: Path, here: str, root: str, problems: list[Diagnostic], skip: str = "",
          hidden: bool = False) -> list[str]:
     """The files under `folder`, whose real path is `here` (the caller has checked the
@@ -186,3 +168,22 @@ def read(path: Path, top: Path, limit: int) -> tuple[bytes | None, Diagnostic | 
             os.close(descriptor)
     except OSError as exc:
         return None, Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")
+
+
+SETTINGS_BYTES = 4 * 1024 * 1024  # talkpages.toml, speakers.toml: text of a few KiB
+
+
+def read_settings(path: Path, site_dir: Path) -> tuple[str | None, Diagnostic | None]:
+    """A settings file of the site (talkpages.toml, speakers.toml) read as `read` reads,
+    as text (a BOM dropped): None and no problem when there is no such file."""
+    if not os.path.lexists(path):
+        return None, None
+    data, problem = read(path, site_dir, SETTINGS_BYTES)
+    if data is None:
+        return None, problem
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, Diagnostic(path, "the file is not UTF-8 text", line,
+                                hint="save it as UTF-8 in your editor")

@@ -26,8 +26,7 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
-from .links import check as check_link
-from .links import read_text as read_site_text
+from .links import read_settings
 from .model import is_safe_url
 
 SPEAKERS_NAME = "speakers.toml"
@@ -53,15 +52,9 @@ class Speaker:
 def load_speakers(site_dir: Path) -> tuple[dict[str, Speaker], list[Diagnostic]]:
     """The speakers of `speakers.toml` by key; an absent file is no speakers and no problem."""
     path = site_dir / SPEAKERS_NAME
-    outside = check_link(path, site_dir)  # a link out of the site is not read
-    if outside is not None:
-        return {}, [outside]
-    if not path.exists():
-        return {}, []
-    try:
-        text = read_site_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        return {}, [Diagnostic(path, f"cannot read the speakers file: {exc}")]
+    text, problem = read_settings(path, site_dir)  # never through a link out of the site
+    if text is None:
+        return {}, [problem] if problem is not None else []
     try:
         raw = parse_toml(text)
     except FrontMatterError as exc:
