@@ -13,7 +13,7 @@ ORDER = ["content", "output", "build", "commands"]
 
 
 def _layer(module: str) -> int:
-    """0 for the shared modules at the top (diagnostics, digests, parallel), else 1 +
+    """0 for the shared modules at the top (diagnostics, digests, …), else 1 +
     the layer's place."""
     parts = module.split(".")
     return ORDER.index(parts[1]) + 1 if len(parts) > 1 and parts[1] in ORDER else 0
@@ -53,8 +53,8 @@ def test_no_layer_imports_a_later_one() -> None:
 
 
 def test_every_module_is_in_a_layer() -> None:
-    # __main__: `python -m talkpages`; digests and parallel: keys and workers, for the
-    # loader and the renderer alike
-    shared = {"__init__", "__main__", "diagnostics", "digests", "parallel"}
+    # __main__: `python -m talkpages`; digests, parallel and stamps: keys, workers and
+    # file changes, for every layer alike
+    shared = {"__init__", "__main__", "diagnostics", "digests", "parallel", "stamps"}
     loose = [p.stem for p in PACKAGE.glob("*.py") if p.stem not in shared]
     assert not loose, f"modules outside content/, output/, build/, commands/: {loose}"

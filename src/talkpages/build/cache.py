@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..content.loader import TalkInputs, TalkResult
 from ..output.outputs import Output, whole
 from ..output.theme import Theme
+from ..stamps import stamp
 
 if TYPE_CHECKING:
     from ..output.plan import Recipe
@@ -124,7 +125,7 @@ class MemoryCache(BuildCache):
         self._used = set()
 
     def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
-        signature = file_signature(path)
+        signature = stamp(path)
         with self._lock:
             kept = self._talks.get(path)
         if signature is not None and kept is not None and kept[0] == (signature, inputs):
@@ -135,7 +136,7 @@ class MemoryCache(BuildCache):
     def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
                       blob: bytes | None = None) -> None:
         super().remember_talk(path, inputs, result, blob)
-        signature = file_signature(path)
+        signature = stamp(path)
         if signature is not None:
             with self._lock:
                 self._talks[path] = ((signature, inputs), result)
@@ -184,16 +185,7 @@ class MemoryCache(BuildCache):
         self.finish()
 
 
-def file_signature(path: Path) -> tuple[int, int, int, int] | None:
-    """What tells that a file changed: its modification and change times, size, inode."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino, stat.st_ctime_ns)
-
-
 def _theme_fingerprint(site_dir: Path) -> tuple[Any, ...]:
     from ..output.theme import theme_files
 
-    return tuple((str(path), file_signature(path)) for path in theme_files(site_dir))
+    return tuple((str(path), stamp(path)) for path in theme_files(site_dir))

@@ -22,6 +22,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..stamps import Snapshot, Stamp, stamp_of
+
 PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
 
 
@@ -31,7 +33,7 @@ class Inputs:
     that finds only talk files changed redoes only their outputs: delta.py), and a
     digest of all the rest."""
 
-    talks: dict[str, tuple[int, int, int] | str]  # path -> size, mtime_ns, inode (or error)
+    talks: Snapshot
     rest: str
 
     @property
@@ -57,21 +59,19 @@ def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
 
 def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
     try:
-        stat = path.stat()
-        digest.update(f"{label}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\n"
-                      .encode("utf-8", "surrogateescape"))
+        found: Stamp | str = stamp_of(path.stat())
     except OSError as exc:
-        digest.update(f"{label}\0{type(exc).__name__}\n".encode("utf-8", "surrogateescape"))
+        found = type(exc).__name__
+    digest.update(f"{label}\0{found}\n".encode("utf-8", "surrogateescape"))
 
 
-def _tree(folder: Path, code: bool = False, hidden: bool = False,
-          ) -> dict[str, tuple[int, int, int] | str]:
+def _tree(folder: Path, code: bool = False, hidden: bool = False) -> Snapshot:
     """Every file under `folder` (skipping __pycache__, hidden folders unless `hidden`:
     a theme publishes those too, and for talkpages' own `code` its installed theme, listed
-    on its own), by path, with its size, modification time and
-    inode, or the error met reading it. Links are followed as the loader follows them,
-    each folder once: a link that loops is walked no further."""
-    found: dict[str, tuple[int, int, int] | str] = {}
+    on its own), by path, with its stamp, or the error met reading it. Links are
+    followed as the loader follows them, each folder once: a link that loops is walked
+    no further."""
+    found: Snapshot = {}
     stack = [str(folder)]
     seen: set[tuple[int, int]] = set()
     while stack:
@@ -97,8 +97,7 @@ def _tree(folder: Path, code: bool = False, hidden: bool = False,
                             and (hidden or not entry.name.startswith(".")):
                         stack.append(entry.path)
                     continue
-                stat = entry.stat()
-                found[entry.path] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+                found[entry.path] = stamp_of(entry.stat())
             except OSError as exc:  # a broken link or a loop: the build will say so
                 found[entry.path] = type(exc).__name__
     return found

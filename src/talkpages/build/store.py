@@ -42,8 +42,9 @@ from ..diagnostics import BuildError, Diagnostic
 from ..output.outputs import Output
 from ..output.plan import TALK, Recipe
 from ..output.theme import Theme
+from ..stamps import Stamp, stamp
 from . import signed
-from .cache import BuildCache, file_signature
+from .cache import BuildCache
 from .cachedir import CacheFolder
 from .owned import mine, read_file
 from .writer import Staging, digest_bytes
@@ -54,7 +55,6 @@ JOURNAL_SHARE = 0.25  # the state is written again when its notes have grown to 
 _NOTE = {"talks", "outputs", "fragments", "paths", "pack_end", "build", "talk_files",
          "generation"}
 COMPACT_BELOW = 0.5  # the pack is rewritten when less than this share of it is in use
-Signature = tuple[int, int, int, int]
 Place = tuple[int, int]  # offset and length of a blob in the pack
 
 
@@ -70,7 +70,7 @@ class DiskCache(BuildCache):
         self._owner = os.getpid()
         self._theme: Theme | None = None
         self._loaded = False
-        self._talks: dict[str, tuple[Signature, TalkInputs, Place]] = {}
+        self._talks: dict[str, tuple[Stamp, TalkInputs, Place]] = {}
         self._outputs: dict[str, tuple[str | None, str, Place | None, tuple[int, ...]]] = {}
         self._paths: list[str] = []  # talk files, by the numbers outputs name them with
         self._index: dict[str, Place] = {}
@@ -104,7 +104,7 @@ class DiskCache(BuildCache):
         self._seen_talks: set[str] = set()
         self._seen_outputs: dict[str, tuple[str | None, str, Place | None, tuple[int, ...]]] = {}
         self._seen_fragments: set[str] = set()
-        self._pending: dict[str, Signature | None] = {}
+        self._pending: dict[str, Stamp | None] = {}
         self._changed_talks: set[str] = set()
         self._new_fragments: set[str] = set()
         self._plans: dict[str, tuple[str | None, Place | None, tuple[int, ...]]] = {}
@@ -179,7 +179,7 @@ class DiskCache(BuildCache):
     def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
         name = str(path)
         self._seen_talks.add(name)
-        signature = file_signature(path)
+        signature = stamp(path)
         kept = self._talks.get(name)
         if signature is not None and kept is not None and kept[:2] == (signature, inputs):
             result = self._talk(kept[2])

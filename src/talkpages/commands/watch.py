@@ -1,4 +1,4 @@
-"""Notice changes to a site's files by polling their mtimes (stdlib only).
+"""Notice changes to a site's files by polling their stamps (stamps.py; stdlib only).
 
 Polling a few thousand files every 0.2 s costs a few milliseconds a round and works
 the same on Linux, macOS, Windows, network drives and containers, where inotify and
@@ -16,8 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-Signature = tuple[int, int]  # mtime in ns, size
-Snapshot = dict[str, Signature]
+from ..stamps import Snapshot, changes, stamp_of
 
 _IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
@@ -29,7 +28,7 @@ def ignored(name: str) -> bool:
 
 
 def scan(roots: Iterable[Path]) -> Snapshot:
-    """Every file under `roots` (files or folders) with its signature."""
+    """Every file under `roots` (files or folders) with its stamp."""
     found: Snapshot = {}
     for root in roots:
         try:
@@ -37,7 +36,7 @@ def scan(roots: Iterable[Path]) -> Snapshot:
         except OSError:
             continue
         if root.is_file():
-            found[str(root)] = (stat.st_mtime_ns, stat.st_size)
+            found[str(root)] = stamp_of(stat)
             continue
         for folder, dirs, names in os.walk(root):
             dirs[:] = [d for d in dirs if not ignored(d)]
@@ -49,14 +48,8 @@ def scan(roots: Iterable[Path]) -> Snapshot:
                     stat = os.stat(path)
                 except OSError:
                     continue  # gone between listing and stat
-                found[path] = (stat.st_mtime_ns, stat.st_size)
+                found[path] = stamp_of(stat)
     return found
-
-
-def changes(before: Snapshot, after: Snapshot) -> list[str]:
-    """Paths added, removed or modified, sorted."""
-    return sorted(path for path in before.keys() | after.keys()
-                  if before.get(path) != after.get(path))
 
 
 class Watcher:
