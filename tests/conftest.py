@@ -7,10 +7,11 @@ import textwrap
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from talkpages.build.pipeline import BuildResult, render
+from talkpages.build.pipeline import BuildRequest, BuildResult, DiskSink, MemorySink, run
 from talkpages.commands import cli
 from talkpages.content.loader import LoadOptions
 
@@ -44,6 +45,17 @@ def make_site(tmp_path: Path) -> MakeSite:
     return make
 
 
+def render(site: Path, options: LoadOptions, cache: Any = None) -> BuildResult:
+    """The site built into memory, as check and serve build it."""
+    return run(BuildRequest(site, options, cache), MemorySink())
+
+
+def build(site: Path, out: Path, options: LoadOptions, cache: Any = None,
+          fingerprint: str = "", inputs: Any = None) -> BuildResult:
+    """The site built into `out`, as `talkpages build` builds it."""
+    return run(BuildRequest(site, options, cache, fingerprint, inputs), DiskSink(out))
+
+
 def render_site(site: Path, **options: object) -> BuildResult:
     return render(site, LoadOptions(now=options.pop("now", NOW), **options))  # type: ignore[arg-type]
 
@@ -56,7 +68,6 @@ def build_with_cache(site: Path, out: Path) -> tuple[BuildResult, object, dict[s
     """A build as `talkpages build` runs it (the site's lasting cache, the inputs known
     file by file): its result, its cache and the files of the output but the marker."""
     from talkpages.build.fingerprint import read_inputs
-    from talkpages.build.pipeline import build
     from talkpages.build.store import DiskCache
 
     inputs = read_inputs(site, {"now": NOW.isoformat()})
@@ -74,8 +85,6 @@ def build_with_cache(site: Path, out: Path) -> tuple[BuildResult, object, dict[s
 @pytest.fixture(scope="session")
 def example_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example site of the repository, built once for the tests that only read it."""
-    from talkpages.build.pipeline import build
-
     out = tmp_path_factory.mktemp("example") / "public"
     assert build(ROOT, out, LoadOptions(now=NOW)).ok
     return out

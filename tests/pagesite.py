@@ -11,10 +11,9 @@ import struct
 import zlib
 from pathlib import Path
 
-from talkpages.build.pipeline import build
 from talkpages.content.loader import LoadOptions
 
-from conftest import NOW, talk
+from conftest import NOW, build, talk
 
 BASE_URL = "https://example.org/talks/"
 PREFIX = "/talks/"  # the sub-path the browser tests serve it from

@@ -7,13 +7,12 @@ from datetime import timedelta
 from pathlib import Path
 
 from talkpages.build.cache import BuildCache, MemoryCache, Stats
-from talkpages.build.pipeline import render
 from talkpages.content.loader import LoadOptions, load_site
 from talkpages.output.keys import Keys
 from talkpages.output.outputs import Output
 from talkpages.output.theme import Theme, _own_templates, _reads_site_state, builtin_dir
 
-from conftest import NOW, MakeSite, talk
+from conftest import NOW, MakeSite, render, talk
 
 OPTIONS = LoadOptions(now=NOW)
 
@@ -157,7 +156,7 @@ def test_compiled_templates_never_keep_a_value_of_another_site(make_site: MakeSi
     """Regression: Jinja's optimizer called `"" | absolute` when it compiled 404.html, and
     the compiled template, kept for every site of the user, gave the next site the first
     one's base_url."""
-    from talkpages.build.pipeline import build
+    from conftest import build
 
     for number, host in enumerate(["https://first.example/", "https://second.example/",
                                    "https://first.example/"]):
@@ -173,8 +172,9 @@ def test_a_changed_stylesheet_is_linked_by_its_new_name(make_site: MakeSite,
                                                          tmp_path: Path) -> None:
     """The same bug, in one site: `'style.css' | asset` worked out when a template was
     compiled kept linking the stylesheet's old hashed name."""
-    from talkpages.build.pipeline import build
     from talkpages.output.theme import hashed_name
+
+    from conftest import build
 
     for colour in ("red", "blue"):
         css = f"body {{ color: {colour}; }}\n"

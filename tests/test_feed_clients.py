@@ -23,10 +23,9 @@ import pytest
 
 import feedclients
 from icslint import lint
-from talkpages.build.pipeline import build
 from talkpages.content.loader import LoadOptions
 
-from conftest import ROOT, MakeSite, require_tool, talk
+from conftest import ROOT, MakeSite, build, require_tool, talk
 
 FIXTURE = Path(__file__).parent / "fixtures" / "feed-site"
 EXPECTED = (FIXTURE / "expected.txt").read_text(encoding="utf-8").splitlines()

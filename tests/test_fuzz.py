@@ -15,12 +15,11 @@ import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from talkpages.build.pipeline import render
 from talkpages.content.config import Config
 from talkpages.content.loader import LoadOptions, load_talk
 from talkpages.content.model import KNOWN_KEYS
 
-from conftest import NOW, SEED, SHARED
+from conftest import NOW, SEED, SHARED, render
 
 KEYS = sorted(KNOWN_KEYS | {"url_slides", "url_video", "url_pdf", "url_custom", "image",
                             "address", "publishDate", "lastMod"})

@@ -10,10 +10,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from talkpages.build.pipeline import build
 from talkpages.content.loader import LoadOptions
 
-from conftest import NOW, ROOT, MakeSite, require_tool, talk
+from conftest import NOW, ROOT, MakeSite, build, require_tool, talk
 from pagesite import build_pages_site
 
 VNU = Path(__file__).parent / "node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 import feedclients
-from talkpages.build.pipeline import build, render
 from talkpages.content.loader import LoadOptions
 
-from conftest import require_tool
+from conftest import build, render, require_tool
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PRETALX = FIXTURES / "import" / "pretalx.ics"

@@ -10,12 +10,11 @@ from pathlib import Path
 import pytest
 
 from talkpages.build.fingerprint import read_inputs
-from talkpages.build.pipeline import build
 from talkpages.build.store import DiskCache
 from talkpages.commands.importers import import_site
 from talkpages.content.loader import LoadOptions
 
-from conftest import NOW, MakeSite, outputs, render_site, talk
+from conftest import NOW, MakeSite, build, outputs, render_site, talk
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
 SECRET = "-----BEGIN OPENSSH PRIVATE KEY-----"

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 
 from talkpages import parallel
-from talkpages.build.pipeline import build, render
 from talkpages.content.loader import LoadOptions
 from talkpages.diagnostics import BuildError
 
-from conftest import NOW, MakeSite, talk
+from conftest import NOW, MakeSite, build, render, talk
 
 
 @pytest.fixture

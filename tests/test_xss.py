@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from talkpages.build.pipeline import build
 from talkpages.content.loader import LoadOptions
 
 from browser import ARGS, CHROMIUM, require_browser, serve
-from conftest import NOW, MakeSite
+from conftest import NOW, MakeSite, build
 
 RUN = "window.__xss=(window.__xss||0)+1"
 PAYLOADS = [

@@ -1,10 +1,12 @@
-"""load -> validate -> render -> write. Read everything first, then write anything."""
+"""load -> validate -> render -> write, one way for every command: `run(request, sink)`.
+Read everything first, then write anything."""
 
 from __future__ import annotations
 
 import gc
 import pickle
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,9 +15,8 @@ from ..content.loader import LoadOptions, load_site
 from ..content.model import Site
 from ..diagnostics import BuildError, Diagnostic, has_errors
 from ..output.keys import Keys
-from ..output.outputs import Output
-from ..output.render import iter_outputs, render_site
-from ..output.theme import Theme
+from ..output.outputs import Output, whole
+from ..output.render import iter_outputs
 from ..parallel import collector_paused
 from . import delta
 from .cache import BuildCache
@@ -41,52 +42,77 @@ class BuildResult:
         return not has_errors(self.diagnostics)
 
 
-def render(site_dir: Path, options: LoadOptions, cache: BuildCache | None = None,
-           ) -> BuildResult:
-    """Everything but the writing: the site's outputs in memory, or the problems.
-
-    `cache` keeps work between builds (`serve`) or counts it (progress); see cache.py.
-    """
-    started = time.perf_counter()
-    try:
-        active = cache or BuildCache()
-        active.start()
-        with collector_paused():
-            site, diagnostics = load_site(site_dir, options, active)
-        result = BuildResult(diagnostics=diagnostics, site=site)
-        if site is not None:
-            try:
-                result.outputs = render_site(site, active.theme(site_dir), active)
-            except BuildError as exc:
-                result.diagnostics += exc.diagnostics
-    finally:
-        gc.unfreeze()
-    result.seconds = time.perf_counter() - started
-    return result
-
-
-def build(site_dir: Path, out_dir: Path, options: LoadOptions,
-          cache: BuildCache | None = None, fingerprint: str = "",
-          inputs: Inputs | None = None) -> BuildResult:
-    """Load, then render and write in one stream: pages go to disk as they are made.
-
-    `cache`: the site's lasting cache (store.py) unless another is given; what it has
-    is not made again. `fingerprint`: of the inputs, recorded with the output (see
+@dataclass(frozen=True)
+class BuildRequest:
+    """What a build is asked for. `cache`: what is kept between builds (cache.py);
+    None: the site's lasting cache (store.py) when the sink writes to disk, else
+    nothing kept. `fingerprint`: of the inputs, recorded with the output (see
     fingerprint.py); with `inputs`, a build after a few talk files changed makes only
-    what shows them (delta.py). The output changes only when everything is written
-    (writer.py), and the cache only after that, so an error met while rendering leaves
-    the previous site, and what the cache knew, as they were."""
+    what shows them (delta.py)."""
+
+    site_dir: Path
+    options: LoadOptions
+    cache: BuildCache | None = None
+    fingerprint: str = ""
+    inputs: Inputs | None = None
+
+
+class MemorySink:
+    """Outputs kept in memory, whole (check, serve, tests)."""
+
+    lasting = False  # no cache kept between builds unless the request brings one
+
+    def __init__(self) -> None:
+        self.outputs: list[Output] = []
+
+    def write(self, outputs: Iterable[Output], site_dir: Path, cache: BuildCache,
+              fingerprint: str) -> WriteStats | None:
+        self.outputs = [whole(output) for output in outputs]
+        return None
+
+
+class DiskSink:
+    """Outputs written to `out_dir` as they are made (writer.py): the folder changes only
+    when everything is written, so an error met while rendering leaves the previous
+    site as it was."""
+
+    lasting = True
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.outputs: list[Output] = []  # none kept: they are on disk
+
+    def write(self, outputs: Iterable[Output], site_dir: Path, cache: BuildCache,
+              fingerprint: str) -> WriteStats | None:
+        folder = cache.folder if isinstance(cache, DiskCache) else None
+        staging = Staging(self.out_dir, site_dir, folder)
+        if isinstance(cache, DiskCache):
+            cache.staging = staging  # pages the output keeps need not be rendered
+        try:
+            for output in outputs:
+                staging.add(output)
+        except BaseException:
+            staging.close()
+            raise
+        return staging.commit(fingerprint)
+
+
+def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
+    """The one way a site is built: load, then render into `sink` in one stream, then
+    let the cache keep what the build learnt (only once the sink holds the whole site).
+    What the cache has is not made again; something kept that does not verify makes the
+    build start again with nothing kept."""
     started = time.perf_counter()
-    lasting = DiskCache.open(site_dir) if cache is None else None
+    lasting = DiskCache.open(request.site_dir) \
+        if request.cache is None and sink.lasting else None
+    active = request.cache or lasting or BuildCache()
     try:
         try:
-            result = _build(site_dir, out_dir, options, cache or lasting or BuildCache(),
-                            fingerprint, inputs)
+            result = _run(request, sink, active, request.inputs)
         except Damaged:  # something kept did not verify: nothing kept is used
-            active = cache or lasting
             assert isinstance(active, DiskCache)
             active.forget()
-            result = _build(site_dir, out_dir, options, active, fingerprint, None)
+            result = _run(request, sink, active, None)
     except BuildError as exc:  # met before the site could be written (the cache's disk)
         result = BuildResult(diagnostics=exc.diagnostics)
     finally:
@@ -97,16 +123,16 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions,
     return result
 
 
-def _build(site_dir: Path, out_dir: Path, options: LoadOptions, cache: BuildCache,
-           fingerprint: str, inputs: Inputs | None) -> BuildResult:
+def _run(request: BuildRequest, sink: MemorySink | DiskSink, active: BuildCache,
+         inputs: Inputs | None) -> BuildResult:
     started = time.perf_counter()
+    site_dir, options, fingerprint = request.site_dir, request.options, request.fingerprint
+    active.start()
     try:
-        active = cache
-        active.start()
-        if isinstance(active, DiskCache) and inputs is not None:
+        if isinstance(active, DiskCache) and isinstance(sink, DiskSink) and inputs is not None:
             try:
                 with collector_paused():
-                    done = delta.build(site_dir, out_dir, options, active, inputs,
+                    done = delta.build(site_dir, sink.out_dir, options, active, inputs,
                                        fingerprint)
             except BuildError as exc:  # the output could not be written
                 return BuildResult(diagnostics=exc.diagnostics)
@@ -125,14 +151,16 @@ def _build(site_dir: Path, out_dir: Path, options: LoadOptions, cache: BuildCach
             try:
                 theme = active.theme(site_dir)
                 keys = Keys(site, theme)
-                result.written = _write(site, theme, keys, site_dir, out_dir, active,
-                                        fingerprint)
+                result.written = sink.write(iter_outputs(site, theme, active, keys),
+                                            site_dir, active, fingerprint)
+                result.outputs = sink.outputs
                 if isinstance(active, DiskCache):
                     active.build = _asked(keys, options, inputs, result, fingerprint)
             except BuildError as exc:
                 result.diagnostics += exc.diagnostics
             else:
-                result.diagnostics += _finish(active, site_dir, result.written)
+                if result.written is not None:
+                    result.diagnostics += _finish(active, site_dir, result.written)
     finally:
         gc.unfreeze()
     return result
@@ -169,18 +197,3 @@ def _asked(keys: Keys, options: LoadOptions, inputs: Inputs | None, result: Buil
 def _kept(warnings: list[Diagnostic]) -> bytes:
     """Warnings as the state of the cache keeps them (it holds plain values only)."""
     return pickle.dumps(warnings, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _write(site: Site, theme: Theme, keys: Keys, site_dir: Path, out_dir: Path, active: BuildCache,
-           fingerprint: str) -> WriteStats:
-    folder = active.folder if isinstance(active, DiskCache) else None
-    staging = Staging(out_dir, site_dir, folder)
-    if isinstance(active, DiskCache):
-        active.staging = staging  # pages the output keeps need not be rendered
-    try:
-        for output in iter_outputs(site, theme, active, keys):
-            staging.add(output)
-    except BaseException:
-        staging.close()
-        raise
-    return staging.commit(fingerprint)

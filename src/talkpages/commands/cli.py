@@ -125,13 +125,14 @@ def _build(args: argparse.Namespace) -> int:
                              f"{display_path(out_dir)}")
                 return 0
         from ..build.cache import BuildCache
-        from ..build.pipeline import build
+        from ..build.pipeline import BuildRequest, DiskSink, run
         from ..build.store import DiskCache
 
         cache = BuildCache() if folder is None else DiskCache(folder)
         with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')}, "
                                       f"{plural(cache.stats.pages, 'page')}"):
-            result = build(args.source, out_dir, options, cache, fingerprint, inputs)
+            result = run(BuildRequest(args.source, options, cache, fingerprint, inputs),
+                         DiskSink(out_dir))
     finally:
         if folder is not None:
             folder.close()
@@ -174,12 +175,12 @@ def _summary(console: Console, upcoming: int, past: int, paths: list[str],
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..build.pipeline import render
+    from ..build.pipeline import BuildRequest, MemorySink, run
     from ..content.lint import lint_site
     from ..output.outputs import check_outputs
 
     console = Console()
-    result = render(args.source, _options(args))
+    result = run(BuildRequest(args.source, _options(args)), MemorySink())
     diagnostics = list(result.diagnostics)
     if result.ok and result.site is not None:
         diagnostics += check_outputs(result.outputs) + lint_site(result.site)

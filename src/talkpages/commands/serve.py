@@ -1,7 +1,7 @@
 """`talkpages serve`: build, serve, watch, rebuild on change, reload open tabs.
 
-The site is served from memory: each rebuild renders with the build's own pipeline
-(pipeline.render) into a dict of outputs, and the server swaps that dict in whole. MkDocs
+The site is served from memory: each rebuild runs the build's own pipeline into a
+memory sink (pipeline.run), and the server swaps the dict of outputs in whole. MkDocs
 builds into a temporary folder instead; memory saves writing a thousand pages per
 keystroke, makes the swap atomic (a reader never sees half a site) and means the
 server can only ever answer with a file the build produced: no path from a URL ever
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..build.cache import MemoryCache, Stats
-from ..build.pipeline import render
+from ..build.pipeline import BuildRequest, MemorySink, run
 from ..content.config import CONFIG_NAME
 from ..content.loader import TALKS_DIR, LoadOptions
 from ..diagnostics import Diagnostic, display_path, sort_key
@@ -191,7 +191,7 @@ class DevServer:
         started = time.perf_counter()
         options = LoadOptions(now=self.now(), drafts=self.drafts, future=self.future,
                               overrides={"base_url": self.url})
-        result = render(self.site_dir, options, self.cache)
+        result = run(BuildRequest(self.site_dir, options, self.cache), MemorySink())
         problems = list(result.diagnostics)
         if result.ok:
             problems += check_outputs(result.outputs)

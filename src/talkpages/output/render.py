@@ -32,7 +32,7 @@ from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
 from . import formatting, ical, markup, pages, sitefiles
 from .keys import Keys, OutputCache
-from .outputs import Output, whole
+from .outputs import Output
 from .plan import (
     ATOM,
     EVENT_FILE,
@@ -52,14 +52,9 @@ from .plan import (
 )
 from .theme import Theme
 
-__all__ = ["FEED_PATH", "Maker", "event_file", "iter_outputs", "page_path", "render_site"]
+__all__ = ["FEED_PATH", "Maker", "event_file", "iter_outputs", "page_path"]
 FRAGMENTS = ("item", "event", "record", "row")
 PIECE_KIND = {FEED: "event", EVENT_FILE: "event", TALKS_JSON: "record", SEARCH: "row"}
-
-
-def render_site(site: Site, theme: Theme, cache: OutputCache) -> list[Output]:
-    """Every output, whole, in memory (check, serve, tests)."""
-    return [whole(output) for output in iter_outputs(site, theme, cache)]
 
 
 def iter_outputs(site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None,
