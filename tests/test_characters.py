@@ -11,8 +11,8 @@ import pytest
 
 from talkpages.content.characters import FORBIDDEN
 from talkpages.content.config import Config, load_config
+from talkpages.content.fields import make_talk
 from talkpages.content.frontmatter import split
-from talkpages.content.model import make_talk
 from talkpages.content.speakers import load_speakers
 from talkpages.output.markup import to_html
 

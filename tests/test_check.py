@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from talkpages.content import lint, model
+from talkpages.content import fields, lint
 from talkpages.content.lint import edit_distance, suggest
 
 from conftest import NOW, ROOT, MakeSite, talk
@@ -52,7 +52,7 @@ def test_keys_that_are_not_near_misses_are_not_reported(key: str) -> None:
 def test_typo_suggestions_follow_the_known_keys_of_the_moment(
         monkeypatch: pytest.MonkeyPatch) -> None:
     assert suggest("sequnce", lint.known_keys()) in (None, "sequence")
-    monkeypatch.setattr(model, "KNOWN_KEYS", model.KNOWN_KEYS | {"livestream"})
+    monkeypatch.setattr(fields, "KNOWN_KEYS", fields.KNOWN_KEYS | {"livestream"})
     assert suggest("livestrem", lint.known_keys()) == "livestream"
 
 

@@ -16,8 +16,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from talkpages.content.config import Config
+from talkpages.content.fields import KNOWN_KEYS
 from talkpages.content.loader import LoadOptions, load_talk
-from talkpages.content.model import KNOWN_KEYS
 
 from conftest import NOW, SEED, SHARED, render
 

@@ -9,9 +9,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from talkpages.content.config import Config
+from talkpages.content.fields import is_safe_url, make_talk
 from talkpages.content.frontmatter import split
 from talkpages.content.loader import LoadOptions, load_site
-from talkpages.content.model import Address, Link, Talk, is_safe_url, make_talk, slugify
+from talkpages.content.model import Address, Link, Talk, slugify
 from talkpages.diagnostics import Diagnostic
 
 from conftest import NOW, SEED

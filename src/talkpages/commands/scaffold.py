@@ -32,9 +32,9 @@ import tomli_w
 from ..content import times
 from ..content.addresses import slug_problem
 from ..content.config import Config, check_timezone
+from ..content.fields import make_talk
 from ..content.frontmatter import FrontMatterError, split
 from ..content.loader import BUNDLE_INDEX, RESERVED_SLUGS, TALKS_DIR, find_talk_files
-from ..content.model import make_talk
 from ..diagnostics import Diagnostic
 from .safefile import create_new
 

@@ -7,7 +7,7 @@ the line of the field concerned:
   within one edit (two for keys of six letters or more), a swap of two neighbouring
   letters counting as one. Real Hugo files carry dozens of keys talkpages does not
   read (`header`, `weight`, `publication_types`…); only near misses are reported.
-  The known keys are `model.KNOWN_KEYS`, read when the check runs, and the `url_*`
+  The known keys are `fields.KNOWN_KEYS`, read when the check runs, and the `url_*`
   link kinds;
 - a past talk with no slides and no video;
 - an upcoming talk with no link to its event;
@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ..diagnostics import Diagnostic
-from . import model
+from . import fields
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .loader import BUNDLE_INDEX
 from .model import Site, Talk
@@ -72,8 +72,8 @@ def _warning(talk: Talk, fm: FrontMatter, key: str | None, message: str,
 # Typos ------------------------------------------------------------------------------
 
 def known_keys() -> frozenset[str]:
-    """The keys talkpages reads, as of now (other modules add to model.KNOWN_KEYS)."""
-    return model.KNOWN_KEYS | {f"url_{kind}" for kind in model.LINK_LABELS}
+    """The keys talkpages reads, as of now (other modules add to fields.KNOWN_KEYS)."""
+    return fields.KNOWN_KEYS | {f"url_{kind}" for kind in fields.LINK_LABELS}
 
 
 def suggest(key: str, known: Iterable[str]) -> str | None:

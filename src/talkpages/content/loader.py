@@ -22,8 +22,9 @@ from ..parallel import forks, render_all
 from . import addresses, links
 from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
 from .config import Config, load_config
+from .fields import make_talk
 from .frontmatter import FrontMatterError, split
-from .model import Site, Talk, make_talk, slugify
+from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
 from .speakers import load_speakers
 

@@ -25,9 +25,9 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from .characters import in_toml_file
+from .fields import is_safe_url
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .links import read_settings
-from .model import is_safe_url
 
 SPEAKERS_NAME = "speakers.toml"
 KEYS = ("name", "bio", "affiliation", "url", "links")

@@ -121,7 +121,7 @@ def years(site: Site) -> list[Group]:
 
 
 def status(talk: Talk) -> str:
-    """"cancelled", "postponed", "tentative", "confirmed" or "" (model.STATUSES)."""
+    """"cancelled", "postponed", "tentative", "confirmed" or "" (fields.STATUSES)."""
     return talk.status
 
 

@@ -25,9 +25,10 @@ from typing import Any
 from ...content import links, times
 from ...content.addresses import UNSAFE_HINT, unpublished
 from ...content.config import Config
+from ...content.fields import make_talk
 from ...content.frontmatter import FrontMatter, FrontMatterError, split
 from ...content.loader import BUNDLE_INDEX, MAX_FILE_BYTES, TALKS_DIR
-from ...content.model import Talk, make_talk, slugify
+from ...content.model import Talk, slugify
 from ...diagnostics import Diagnostic
 from ..safefile import create_new
 from ..scaffold import toml
