@@ -32,8 +32,9 @@ from ..content.speakers import load_speakers
 from ..diagnostics import Diagnostic
 from ..digests import config_key as digest_of_config
 from ..output.keys import Keys
+from ..output.kinds import KINDS
 from ..output.plan import shape
-from ..output.render import PIECE_KIND, Maker
+from ..output.render import Maker
 from .fingerprint import Inputs
 from .store import DiskCache
 from .writer import Staging, Unavailable, WriteStats
@@ -149,7 +150,7 @@ def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCa
             raise _NotAvailable
         recipe = old
         if old.pieces:  # feeds and site files name their talks' fragments by key
-            kind = PIECE_KIND[old.kind]
+            kind = KINDS[old.kind].piece
             recipe = replace(old, pieces=tuple(
                 (source, maker.keys.fragment(kind, changed[source]) if source in changed
                  else key) for source, key in old.pieces))

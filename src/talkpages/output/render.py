@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -32,19 +32,12 @@ from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
 from . import formatting, ical, markup, pages, sitefiles
 from .keys import Keys, OutputCache
+from .kinds import KINDS
 from .outputs import Output
 from .plan import (
-    ATOM,
-    EVENT_FILE,
-    FEED,
     FEED_PATH,
-    FILE,
     PAGE,
-    ROBOTS,
-    SEARCH,
-    SITEMAP,
     TALK,
-    TALKS_JSON,
     Recipe,
     event_file,
     make_plan,
@@ -54,7 +47,6 @@ from .theme import Theme
 
 __all__ = ["FEED_PATH", "Maker", "event_file", "iter_outputs", "page_path"]
 FRAGMENTS = ("item", "event", "record", "row")
-PIECE_KIND = {FEED: "event", EVENT_FILE: "event", TALKS_JSON: "record", SEARCH: "row"}
 
 
 def iter_outputs(site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None,
@@ -170,66 +162,21 @@ class Maker:
         return data
 
     def key(self, recipe: Recipe) -> str | None:
-        """The key of an output (keys.py); None: always made (it is cheap, or depends on
-        nothing but what decides the plan)."""
-        keys, now = self.keys, self.now
-        if recipe.kind in (TALK, PAGE):
-            return keys.page(recipe.template, recipe.url, recipe.context)
-        pieces = [key for _, key in recipe.pieces]
-        if recipe.kind in (FEED, EVENT_FILE):
-            return keys.of(recipe.kind, recipe.path, *recipe.text, now, repr(recipe.zones),
-                           *pieces)
-        if recipe.kind == ATOM:
-            return keys.of(ATOM, now, *map(keys.state, recipe.context["talks"]))
-        if recipe.kind == TALKS_JSON:
-            return keys.of(TALKS_JSON, now, *pieces)
-        if recipe.kind == SEARCH:
-            return keys.of(SEARCH, *pieces)
-        return None
+        """The key of an output (keys.py, kinds.py); None: always made."""
+        return KINDS[recipe.kind].key(self, recipe)
 
     def make(self, recipe: Recipe) -> Output:
-        site, kind, path, origin = self.site, recipe.kind, recipe.path, recipe.origin
-        if kind in (TALK, PAGE):
-            return _render_page(self.theme.env, recipe.template, recipe.url, origin,
-                                **recipe.context)
-        if kind == FEED:
-            name, description = recipe.text
-            return Output(path, chunks=self.feeds.calendar(
-                (key for _, key in recipe.pieces), recipe.zones, name=name, path=path,
-                description=description), origin=origin)
-        if kind == EVENT_FILE:
-            return Output(path, self.feeds.single(recipe.pieces[0][1], recipe.zones),
-                          origin=origin)
-        if kind == TALKS_JSON:
-            return Output(path, chunks=sitefiles.talks_json(site, self._feeds(),
-                                                            self._pieces(recipe)),
-                          origin=origin)
-        if kind == SEARCH:
-            return Output(path, chunks=sitefiles.search_index(self._pieces(recipe)),
-                          origin=origin)
-        if kind == ATOM:
-            return Output(path, sitefiles.atom(site, recipe.context["talks"]), origin=origin)
-        if kind == SITEMAP:
-            return Output(path, sitefiles.sitemap(site, recipe.context["pages"],
-                                                  recipe.context["lastmod"]), origin=origin)
-        if kind == ROBOTS:
-            return Output(path, sitefiles.robots(site), origin=origin)
-        assert kind == FILE and recipe.source is not None
-        return Output(path, source=recipe.source, origin=origin)
+        return KINDS[recipe.kind].make(self, recipe)
 
-    def _feeds(self) -> dict[str, str]:
-        """The site's feeds, as talks.json names them."""
-        return {"calendar": self.site.config.absolute_url(FEED_PATH),
-                "atom": self.site.config.absolute_url("feed.xml")}
-
-    def _pieces(self, recipe: Recipe) -> Iterable[bytes]:
-        return (self.piece(key) for _, key in recipe.pieces)
+    def render_page(self, recipe: Recipe) -> Output:
+        return _render_page(self.theme.env, recipe.template, recipe.url, recipe.origin,
+                            **recipe.context)
 
     def splice(self, recipe: Recipe, old: Recipe, base: str) -> Output | None:
         """The output of `recipe` as the last build's output of `old` (digest `base`)
         with the fragments that changed replaced, where they are in it (delta.py);
         None where it cannot be (the output is then made whole)."""
-        layout = self._layout(recipe)
+        layout = KINDS[recipe.kind].layout(self, recipe)
         if layout is None or len(old.pieces) != len(recipe.pieces):
             return None
         prefix, separator, change, shown = layout
@@ -243,22 +190,6 @@ class Maker:
                  in zip(starts, lengths, old.pieces, recipe.pieces, strict=False)  # one start more
                  if new != was]
         return Output(recipe.path, splice=(base, tuple(edits)), origin=recipe.origin)
-
-    def _layout(self, recipe: Recipe,
-                ) -> tuple[bytes, bytes, int, Callable[[bytes], bytes]] | None:
-        """What comes before the fragments, what between, how much longer each is in
-        the output, and what it becomes there."""
-        if recipe.kind == FEED:
-            name, description = recipe.text
-            prefix = self.feeds.prefix(self.feeds.head(name, recipe.path, description),
-                                       recipe.zones)
-            longer = len(self.feeds.stamped(ical.STAMP_MARK)) - len(ical.STAMP_MARK)
-            return prefix, b"", longer, self.feeds.stamped
-        if recipe.kind == TALKS_JSON:
-            return next(sitefiles.talks_json(self.site, self._feeds(), ())), b",", 0, bytes
-        if recipe.kind == SEARCH:
-            return next(sitefiles.search_index(())), b",", 0, bytes
-        return None
 
 
 def _unfoldable(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -1,0 +1,182 @@
+"""The kinds of output a site has, each one class: what an output of the kind is made
+from (its key, a digest of those inputs and of the site-wide ones in `Keys`; None for
+outputs always made, which are cheap or depend on nothing but what decides the plan),
+how its bytes are made, and for the large files put together from the fragments of
+talks, how they are laid out (so a build after a few talks changed can replace those
+fragments where they are: delta.py). The renderer looks kinds up in `KINDS`; the plan
+(plan.py) says which outputs of each kind there are.
+
+Key and bytes sit side by side in each class: what `make` reads, `key` names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from . import ical, sitefiles
+from .outputs import Output
+from .plan import (
+    ATOM,
+    EVENT_FILE,
+    FEED,
+    FEED_PATH,
+    FILE,
+    PAGE,
+    ROBOTS,
+    SEARCH,
+    SITEMAP,
+    TALK,
+    TALKS_JSON,
+    Recipe,
+)
+
+if TYPE_CHECKING:
+    from .render import Maker
+
+# What comes before the fragments of a file, what between them, how much longer each
+# is in the file than as kept, and what it becomes there.
+Layout = tuple[bytes, bytes, int, Callable[[bytes], bytes]]
+
+
+class Kind:
+    piece = ""  # the kind of fragment its recipes' pieces are, if any
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return None
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        raise NotImplementedError
+
+    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
+        return None
+
+
+class TemplatePage(Kind):
+    """A page from a template and its context (a talk's page, a list page, 404)."""
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return maker.keys.page(recipe.template, recipe.url, recipe.context)
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return maker.render_page(recipe)
+
+
+class CalendarFeed(Kind):
+    """calendar.ics and the feeds of tags and speakers: their talks' events."""
+
+    piece = "event"
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return maker.keys.of(FEED, recipe.path, *recipe.text, maker.now, repr(recipe.zones),
+                             *_keys(recipe))
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        name, description = recipe.text
+        return Output(recipe.path, chunks=maker.feeds.calendar(
+            _keys(recipe), recipe.zones, name=name, path=recipe.path,
+            description=description), origin=recipe.origin)
+
+    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
+        feeds = maker.feeds
+        name, description = recipe.text
+        prefix = feeds.prefix(feeds.head(name, recipe.path, description), recipe.zones)
+        longer = len(feeds.stamped(ical.STAMP_MARK)) - len(ical.STAMP_MARK)
+        return prefix, b"", longer, feeds.stamped
+
+
+class EventFile(Kind):
+    """A talk's own .ics, for "Add to calendar"."""
+
+    piece = "event"
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return maker.keys.of(EVENT_FILE, recipe.path, *recipe.text, maker.now,
+                             repr(recipe.zones), *_keys(recipe))
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return Output(recipe.path, maker.feeds.single(recipe.pieces[0][1], recipe.zones),
+                      origin=recipe.origin)
+
+
+class TalksJson(Kind):
+    """talks.json: every talk's record."""
+
+    piece = "record"
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return maker.keys.of(TALKS_JSON, maker.now, *_keys(recipe))
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return Output(recipe.path, chunks=sitefiles.talks_json(
+            maker.site, _site_feeds(maker), _pieces(maker, recipe)), origin=recipe.origin)
+
+    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
+        return next(sitefiles.talks_json(maker.site, _site_feeds(maker), ())), b",", 0, bytes
+
+
+class SearchIndex(Kind):
+    """search.json: a row a talk, upcoming first."""
+
+    piece = "row"
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return maker.keys.of(SEARCH, *_keys(recipe))
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return Output(recipe.path, chunks=sitefiles.search_index(_pieces(maker, recipe)),
+                      origin=recipe.origin)
+
+    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
+        return next(sitefiles.search_index(())), b",", 0, bytes
+
+
+class AtomFeed(Kind):
+    """feed.xml: the newest talks."""
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return maker.keys.of(ATOM, maker.now, *map(maker.keys.state, recipe.context["talks"]))
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return Output(recipe.path, sitefiles.atom(maker.site, recipe.context["talks"]),
+                      origin=recipe.origin)
+
+
+class Sitemap(Kind):
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return Output(recipe.path, sitefiles.sitemap(maker.site, recipe.context["pages"],
+                                                     recipe.context["lastmod"]),
+                      origin=recipe.origin)
+
+
+class Robots(Kind):
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return Output(recipe.path, sitefiles.robots(maker.site), origin=recipe.origin)
+
+
+class CopiedFile(Kind):
+    """A file of a talk's folder or of the theme's assets, copied as it is."""
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        assert recipe.source is not None
+        return Output(recipe.path, source=recipe.source, origin=recipe.origin)
+
+
+KINDS: dict[str, Kind] = {
+    TALK: TemplatePage(), PAGE: TemplatePage(), FEED: CalendarFeed(), EVENT_FILE: EventFile(),
+    TALKS_JSON: TalksJson(), SEARCH: SearchIndex(), ATOM: AtomFeed(), SITEMAP: Sitemap(),
+    ROBOTS: Robots(), FILE: CopiedFile()}
+
+
+def _keys(recipe: Recipe) -> list[str]:
+    return [key for _, key in recipe.pieces]
+
+
+def _pieces(maker: Maker, recipe: Recipe) -> Iterable[bytes]:
+    return (maker.piece(key) for _, key in recipe.pieces)
+
+
+def _site_feeds(maker: Maker) -> dict[str, str]:
+    """The site's feeds, as talks.json names them."""
+    config = maker.site.config
+    return {"calendar": config.absolute_url(FEED_PATH), "atom": config.absolute_url("feed.xml")}
