@@ -108,3 +108,18 @@ def test_control_characters_in_a_calendar_are_dropped_and_remarked(run_cli,
         assert line in talk, line
     result = render(site, LoadOptions(now=datetime(2025, 1, 1, tzinfo=timezone.utc)))
     assert result.ok and not result.diagnostics, [d.format() for d in result.diagnostics]
+
+
+def test_import_ics_of_a_pipe_or_a_folder_is_an_error_not_a_hang(tmp_path, run_cli):  # type: ignore[no-untyped-def]
+    """Reading a pipe waits for a writer forever: `import ics` of one hung."""
+    import os
+
+    site = tmp_path / "site"
+    (site / "talks").mkdir(parents=True)
+    os.mkfifo(tmp_path / "calendar.ics")
+    for source, said in ((tmp_path / "calendar.ics", "this is not a file (a pipe"),
+                         (tmp_path, "this is not a file (a pipe, a device or a folder)"),
+                         (tmp_path / "missing.ics", "cannot read the file: No such file")):
+        code, _, err = run_cli("import", "ics", str(source), "-s", str(site))
+        assert code == 1, err
+        assert f"{source}: error: {said}" in err, err

@@ -33,6 +33,7 @@ import tomli_w
 
 from ...content.characters import FORBIDDEN
 from ...content.config import Config, load_config
+from ...content.links import read_plain_file
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...content.model import slugify
 from ...diagnostics import Diagnostic
@@ -100,14 +101,13 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
 
 
 def _read(source: Path, report: Any) -> tuple[icalendar.Calendar, list[Any]] | None:
-    try:
-        if source.stat().st_size > MAX_BYTES:
-            report.problems.append(Diagnostic(source, "the calendar file is too large"))
-            return None
-        calendar = icalendar.Calendar.from_ical(source.read_bytes())
-    except OSError as exc:
-        report.problems.append(Diagnostic(source, f"cannot read the calendar: {exc}"))
+    data, problem = read_plain_file(source, MAX_BYTES)  # a pipe or a folder: an error
+    if data is None:
+        assert problem is not None
+        report.problems.append(problem)
         return None
+    try:
+        calendar = icalendar.Calendar.from_ical(data)
     except (ValueError, IndexError, KeyError) as exc:
         report.problems.append(Diagnostic(source, f"not an iCalendar file: {exc}"))
         return None
