@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.writer import LARGE, MARKER, digest_bytes, write_site
+from talkpages.build.writer import LARGE, MARKER, Staging, WriteStats, digest_bytes
 from talkpages.diagnostics import BuildError
 from talkpages.output.outputs import Output, check_outputs
+
+
+def write_site(outputs: list[Output], out: Path, site: Path, fingerprint: str = "",
+               cache_dir: Path | None = None) -> WriteStats:
+    return Staging(out, site, cache_dir).write(outputs, fingerprint)
 
 
 @pytest.mark.parametrize("path", ["../escape.html", "/etc/passwd", "a/../../b", "a\\b", "",

@@ -88,13 +88,7 @@ class DiskSink:
         staging = Staging(self.out_dir, site_dir, folder)
         if isinstance(cache, DiskCache):
             cache.staging = staging  # pages the output keeps need not be rendered
-        try:
-            for output in outputs:
-                staging.add(output)
-        except BaseException:
-            staging.close()
-            raise
-        return staging.commit(fingerprint)
+        return staging.write(outputs, fingerprint)
 
 
 def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:

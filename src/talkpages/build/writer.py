@@ -431,6 +431,17 @@ class Staging:
             os.close(descriptor)
         return (digest, stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
+    def write(self, outputs: Iterable[Output], fingerprint: str = "") -> WriteStats:
+        """Add every output, then commit: the output folder changes only when all are
+        written, and not at all when one fails."""
+        try:
+            for output in outputs:
+                self.add(output)
+        except BaseException:
+            self.close()
+            raise
+        return self.commit(fingerprint)
+
     def commit(self, fingerprint: str = "") -> WriteStats:
         """Put the new site in place, whole; raise BuildError (and change nothing) if an
         output was refused."""
@@ -694,19 +705,6 @@ def _discard(folder: Path) -> None:
     except OSError:
         aside = folder
     shutil.rmtree(aside, ignore_errors=True)
-
-
-def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path,
-               fingerprint: str = "", cache_dir: Path | None = None) -> WriteStats:
-    """Make `out_dir` hold exactly `outputs`, in one atomic step (see Staging)."""
-    staging = Staging(out_dir, site_dir, cache_dir)
-    try:
-        for output in outputs:
-            staging.add(output)
-    except BaseException:
-        staging.close()
-        raise
-    return staging.commit(fingerprint)
 
 
 def read_fingerprint(folder: Path) -> str:
