@@ -58,3 +58,13 @@ def test_every_module_is_in_a_layer() -> None:
     shared = {"__init__", "__main__", "diagnostics", "digests", "parallel", "stamps"}
     loose = [p.stem for p in PACKAGE.glob("*.py") if p.stem not in shared]
     assert not loose, f"modules outside content/, output/, build/, commands/: {loose}"
+
+
+def test_the_readme_names_every_module() -> None:
+    """The README's "Project layout" is the map of the code: a module it does not name
+    is one a reader cannot find."""
+    readme = (PACKAGE.parent.parent / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("## Project layout", 1)[1].split("\n## ", 1)[0]
+    unnamed = [path.relative_to(PACKAGE).as_posix() for path in sorted(PACKAGE.rglob("*.py"))
+               if path.stem not in ("__init__", "__main__") and path.name not in layout]
+    assert not unnamed, unnamed
