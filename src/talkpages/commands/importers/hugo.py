@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,12 +28,12 @@ from ...content.frontmatter import FrontMatter, FrontMatterError, load_yaml, par
 from ...content.loader import MAX_FILE_BYTES
 from ...diagnostics import Diagnostic
 from .convert import Adapted, Candidate
+from .languages import declared, is_language
 
 SECTIONS = ("talk", "talks", "event", "events")
 CONTENT = {".md": 0, ".markdown": 1, ".rmd": 2, ".rmarkdown": 3, ".html": 4, ".htm": 5}
 CONFIG_NAMES = ("hugo", "config")
 CONFIG_SUFFIXES = (".toml", ".yaml", ".yml", ".json")
-_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.IGNORECASE)
 
 # Groups of names for one field, in the loader's order of precedence.
 ALIASES = (("date", ("event_start", "time_start", "date")),
@@ -120,12 +119,13 @@ def timezone(config: dict[str, Any]) -> str | None:
 def find(site: Path, config: dict[str, Any]) -> list[Candidate]:
     """Every talk file of the site, with a rank among files of the same name."""
     default_language = str(config.get("defaultcontentlanguage") or "en").lower()
-    roots = _section_roots(site, config)
+    languages = declared(config)
+    roots = _section_roots(site, config, languages)
     if not roots:  # a folder of talk files
         roots = [(site, None, 0)]
     found: list[Candidate] = []
     for folder, language, order in roots:
-        for candidate in _walk(folder, language):
+        for candidate in _walk(folder, language, languages):
             language_rank = 0 if candidate.language in (None, default_language) else 1
             rank = (language_rank, order, CONTENT[candidate.path.suffix.lower()],
                     len(candidate.path.parts), str(candidate.path))
@@ -134,7 +134,8 @@ def find(site: Path, config: dict[str, Any]) -> list[Candidate]:
     return found
 
 
-def _section_roots(site: Path, config: dict[str, Any]) -> list[tuple[Path, str | None, int]]:
+def _section_roots(site: Path, config: dict[str, Any], languages: frozenset[str] | None,
+                   ) -> list[tuple[Path, str | None, int]]:
     content = site / str(config.get("contentdir") or "content")
     # PATH is the site, or its content folder itself
     bases: list[tuple[Path, str | None]] = [(content, None) if content.is_dir() else (site, None)]
@@ -148,7 +149,7 @@ def _section_roots(site: Path, config: dict[str, Any]) -> list[tuple[Path, str |
     root = bases[0][0]
     if root.is_dir():
         for child in sorted(root.iterdir()):
-            if (child.is_dir() and _LANGUAGE.match(child.name)
+            if (child.is_dir() and is_language(child.name, languages)
                     and child.name.lower() not in SECTIONS):
                 bases.append((child, child.name.lower()))
     roots: list[tuple[Path, str | None, int]] = []
@@ -162,15 +163,17 @@ def _section_roots(site: Path, config: dict[str, Any]) -> list[tuple[Path, str |
     return roots
 
 
-def split_language(stem: str) -> tuple[str, str | None]:
-    """`index.de` -> (`index`, `de`)."""
+def split_language(stem: str, languages: frozenset[str] | None = None,
+                   ) -> tuple[str, str | None]:
+    """`index.de` -> (`index`, `de`); `intro.iot` stays whole (languages.py)."""
     name, dot, suffix = stem.rpartition(".")
-    if dot and name and _LANGUAGE.match(suffix):
+    if dot and name and is_language(suffix, languages):
         return name, suffix.lower()
     return stem, None
 
 
-def _walk(folder: Path, language: str | None) -> list[Candidate]:
+def _walk(folder: Path, language: str | None, languages: frozenset[str] | None,
+          ) -> list[Candidate]:
     found: list[Candidate] = []
     try:
         entries = sorted(folder.iterdir())
@@ -182,15 +185,15 @@ def _walk(folder: Path, language: str | None) -> list[Candidate]:
         if entry.is_dir():
             indexes = [p for p in sorted(entry.iterdir()) if p.is_file()
                        and p.suffix.lower() in CONTENT
-                       and split_language(p.stem)[0].lower() == "index"]
+                       and split_language(p.stem, languages)[0].lower() == "index"]
             if indexes:
                 for index in indexes:
-                    own = split_language(index.stem)[1]
+                    own = split_language(index.stem, languages)[1]
                     found.append(Candidate(index, entry.name, entry, own or language))
             else:
-                found += _walk(entry, language)
+                found += _walk(entry, language, languages)
         elif entry.suffix.lower() in CONTENT and entry.is_file():
-            stem, own = split_language(entry.stem)
+            stem, own = split_language(entry.stem, languages)
             found.append(Candidate(entry, stem, None, own or language))
     return found
 
