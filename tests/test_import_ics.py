@@ -3,8 +3,11 @@ another talkpages site) become talk files that build into the same events."""
 
 from __future__ import annotations
 
+import os
+import threading
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,16 +113,70 @@ def test_control_characters_in_a_calendar_are_dropped_and_remarked(run_cli,
     assert result.ok and not result.diagnostics, [d.format() for d in result.diagnostics]
 
 
-def test_import_ics_of_a_pipe_or_a_folder_is_an_error_not_a_hang(tmp_path, run_cli):  # type: ignore[no-untyped-def]
-    """Reading a pipe waits for a writer forever: `import ics` of one hung."""
-    import os
+ONE_EVENT = (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\n"
+             b"UID:one@example.org\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250612T143000Z\r\n"
+             b"SUMMARY:Piped\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
 
-    site = tmp_path / "site"
-    (site / "talks").mkdir(parents=True)
-    os.mkfifo(tmp_path / "calendar.ics")
-    for source, said in ((tmp_path / "calendar.ics", "this is not a file (a pipe"),
-                         (tmp_path, "this is not a file (a pipe, a device or a folder)"),
-                         (tmp_path / "missing.ics", "cannot read the file: No such file")):
-        code, _, err = run_cli("import", "ics", str(source), "-s", str(site))
-        assert code == 1, err
-        assert f"{source}: error: {said}" in err, err
+
+def _unreadable(monkeypatch: pytest.MonkeyPatch, source: Path) -> None:
+    """As a user without the right to read it sees it (tests may run as root)."""
+    real_open = os.open
+
+    def refuse(path: Any, *args: Any, **kwargs: Any) -> int:
+        if Path(path) == source:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("folder", "the path to import is a folder, not a calendar file"),
+    ("missing", "the calendar file to import does not exist"),
+    ("pipe", "nothing writes into this pipe"),
+    ("unreadable", "cannot read the calendar file: Permission denied"),
+    ("inside a file", "cannot read the calendar file: Not a directory"),
+])
+def test_import_ics_of_a_folder_missing_pipe_or_unreadable_path_is_a_clear_error(
+        run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str,
+        message: str) -> None:
+    source = tmp_path / "feed\x1b[2J.ics"
+    if kind == "folder":
+        source.mkdir()
+    elif kind == "pipe":
+        os.mkfifo(source)
+    elif kind == "unreadable":
+        source.write_bytes(PRETALX.read_bytes())
+        _unreadable(monkeypatch, source)
+    elif kind == "inside a file":
+        (tmp_path / "file").write_text("x")
+        source = tmp_path / "file" / "feed.ics"
+    done: list[tuple[int, str, str]] = []
+    worker = threading.Thread(target=lambda: done.append(run_cli(
+        "import", "ics", str(source), "-s", str(tmp_path / "site"))), daemon=True)
+    worker.start()
+    worker.join(10)
+    assert done, "the import waits for ever"
+    code, out, err = done[0]
+    assert code == 1, err
+    shown = source.name.replace("\x1b", "\\x1b")  # escaped, as every message shows it
+    assert f"{shown}: error: {message}" in err
+    assert "Traceback" not in err and "internal error" not in err and "\x1b" not in err
+    assert not (tmp_path / "site" / "talks").exists()
+
+
+def test_import_ics_reads_a_pipe_that_something_writes_into(run_cli, tmp_path: Path) -> None:
+    """`talkpages import ics <(curl …)`: the shell hands over a pipe with its writer."""
+    source = tmp_path / "feed.ics"
+    os.mkfifo(source)
+
+    def write() -> None:
+        with open(source, "wb") as pipe:  # waits for the import to open it
+            pipe.write(ONE_EVENT)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    code, out, err = run_cli("import", "ics", str(source), "-s", str(tmp_path / "site"))
+    writer.join(10)
+    assert code == 0, err
+    assert "Imported 1 talk" in out

@@ -23,6 +23,8 @@ imported. Files are created, never replaced; an import run again changes nothing
 
 from __future__ import annotations
 
+import os
+import stat
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,6 @@ import tomli_w
 
 from ...content.characters import FORBIDDEN
 from ...content.config import Config, load_config
-from ...content.links import read_plain_file
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...content.model import slugify
 from ...diagnostics import Diagnostic
@@ -101,7 +102,7 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
 
 
 def _read(source: Path, report: Any) -> tuple[icalendar.Calendar, list[Any]] | None:
-    data, problem = read_plain_file(source, MAX_BYTES)  # a pipe or a folder: an error
+    data, problem = calendar_bytes(source)
     if data is None:
         assert problem is not None
         report.problems.append(problem)
@@ -121,6 +122,52 @@ def _read(source: Path, report: Any) -> tuple[icalendar.Calendar, list[Any]] | N
             continue
         found.append(event)
     return calendar, found
+
+
+def calendar_bytes(source: Path) -> tuple[bytes | None, Diagnostic | None]:
+    """The bytes of the calendar file named on the command line, else why not. A file,
+    or a pipe something writes into (`talkpages import ics <(curl …)`); a folder, a
+    device, a file larger than MAX_BYTES or a pipe that nothing writes into is an
+    error naming the path: opened without blocking, the import never waits for ever."""
+    try:
+        descriptor = os.open(source, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, Diagnostic(source, "the calendar file to import does not exist")
+    except OSError as exc:  # no right to read it, a file in the place of a folder
+        return None, Diagnostic(source, f"cannot read the calendar file: "
+                                f"{exc.strerror or exc}")
+    try:
+        kind = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(kind):
+            return None, Diagnostic(
+                source, "the path to import is a folder, not a calendar file",
+                hint="give the .ics file itself; `talkpages import hugo` or `academicpages` "
+                "read a site's folder")
+        first = b""
+        if stat.S_ISFIFO(kind):
+            try:
+                first = os.read(descriptor, 65536)
+            except BlockingIOError:  # a writer, with nothing written yet
+                first = b""
+            else:
+                if not first:  # no writer: at its end already
+                    return None, Diagnostic(source, "nothing writes into this pipe: import "
+                                            "ics reads a calendar file")
+            os.set_blocking(descriptor, True)
+        elif not stat.S_ISREG(kind):
+            return None, Diagnostic(source, "this is not a file (a device or a socket): "
+                                    "import ics reads a calendar file")
+        with os.fdopen(os.dup(descriptor), "rb") as file:
+            data = first + file.read(MAX_BYTES + 1 - len(first))
+    except OSError as exc:
+        return None, Diagnostic(source, f"cannot read the calendar file: "
+                                f"{exc.strerror or exc}")
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_BYTES:
+        return None, Diagnostic(source, f"the calendar file is too large (more than "
+                                f"{MAX_BYTES // 1024 // 1024} MiB)")
+    return data, None
 
 
 def _talk(event: Any, event_name: str) -> tuple[dict[str, Any], str]:
