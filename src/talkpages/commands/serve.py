@@ -17,12 +17,20 @@ terminal, go to open tabs as an overlay (through the event stream), and into eve
 page served until a rebuild succeeds. Open tabs follow a Server-Sent Events stream
 (`/__talkpages/events`): `reload` after a good rebuild, `failed` with the overlay
 after a bad one. What the server answers, and to whom, is devhttp.py's.
+
+What `serve` prints is a log; the site is what it is for. A reader of that log that
+goes away (`talkpages serve | head -2`, a closed terminal, a full disk under a log
+file) does not stop the server, and no rebuild fails for it: open tabs go on being
+reloaded, and what would be printed from then on is dropped (LogStream). Ctrl-C or
+SIGTERM stop the server as ever, with status 0.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import errno
+import io
+import os
 import signal
 import socket
 import threading
@@ -30,7 +38,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from ..build.cache import MemoryCache, Stats
 from ..build.pipeline import BuildRequest, MemorySink, run
@@ -96,6 +104,8 @@ class DevServer:
         self.drafts = drafts
         self.future = future
         self.console = console or Console()
+        self.console.out = LogStream.around(self.console.out)
+        self.console.err = LogStream.around(self.console.err)
         self.poll = poll
         self.live = Live()
         self.cache = MemoryCache()
@@ -231,6 +241,58 @@ class DevServer:
         except (OSError, RuntimeError):
             return False
         return real.is_file() and any(real.is_relative_to(root) for root in self.roots)
+
+
+class LogStream(io.TextIOBase):
+    """A stream of the server's log that outlives its reader: once a write or a flush
+    fails (a broken pipe, a closed terminal, a full disk), the stream is gone, what is
+    written to it is dropped, and its file descriptor leads to /dev/null, so that
+    nothing buffered fails again when the command ends."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.gone = False
+
+    @classmethod
+    def around(cls, stream: TextIO) -> TextIO:
+        return stream if isinstance(stream, cls) else cast(TextIO, cls(stream))
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                self.stream.write(text)
+            except (OSError, ValueError):  # ValueError: a stream closed underneath
+                self._lost()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self._lost()
+
+    def isatty(self) -> bool:
+        try:
+            return not self.gone and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def __getattr__(self, name: str) -> Any:  # getvalue() of a test's StringIO
+        return getattr(self.stream, name)
+
+    def _lost(self) -> None:
+        self.gone = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            return
+        try:
+            os.dup2(devnull, self.stream.fileno())
+        except (OSError, ValueError, AttributeError):  # not a file (a test's StringIO)
+            pass
+        finally:
+            os.close(devnull)
 
 
 def _interrupt(signum: int, frame: Any) -> None:
