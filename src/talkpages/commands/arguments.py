@@ -51,7 +51,9 @@ def _iso_datetime(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an ISO date-time such as 2019-05-01T00:00:00Z") from None
     except OverflowError:
-        raise argparse.ArgumentTypeError(f"{text!r} is after the year 9999 in UTC") from None
+        year = datetime.fromisoformat(text.replace("Z", "+00:00")).year  # parsed above
+        end = "before the year 1" if year == 1 else "after the year 9999"
+        raise argparse.ArgumentTypeError(f"{text!r} is {end} in UTC") from None
     return text
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import times
 from .config import Config
-from .recurrence import Recurrence, occurrences
+from .recurrence import MAX_OCCURRENCES, Recurrence, occurrences
 from .times import once
 
 if TYPE_CHECKING:
@@ -116,8 +116,11 @@ class Talk:
         return sum(1 for s in self.occurrences if s.end_utc <= now)
 
     def is_upcoming(self, now: datetime) -> bool:
-        """Not over yet: a talk under way still counts as upcoming."""
-        if self.recurrence is not None and not self.recurrence.bounded:
+        """Not over yet: a talk under way still counts as upcoming. A series with no end
+        is, while its dates were cut short at MAX_OCCURRENCES; when they ran out first
+        (the calendar ends with the year 9999), it is over once its last date is."""
+        if self.recurrence is not None and not self.recurrence.bounded \
+                and len(self.occurrences) >= MAX_OCCURRENCES:
             return True
         return self.occurrences[-1].end_utc > now
 
