@@ -7,6 +7,7 @@ failure prints one line asking for a report, and the traceback only with
 TALKPAGES_DEBUG=1. A reader of stdout that goes away (`check --format json | head`)
 is no failure of ours: the command ends quietly with 141, the status a shell reports
 for tools that SIGPIPE stops (Python ignores that signal, so it is done by hand).
+A command started with stdout or stderr closed (`>&-`) writes that stream to /dev/null.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ CLOSED_PIPE = 128 + 13  # 128 + SIGPIPE: what `cat` or `grep` give on a closed p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _missing_streams()
     args = parser().parse_args(argv)
     if hasattr(args, "now") and (problem := checked_time(args)):
         print(f"talkpages: {printable(problem)}", file=sys.stderr)
@@ -68,6 +70,15 @@ def run() -> None:
     with contextlib.suppress(BrokenPipeError):
         sys.stderr.flush()
     os._exit(code)
+
+
+def _missing_streams() -> None:
+    """Started with stdout or stderr closed (`talkpages build >&-`, a service manager
+    that gives it none), Python has None for it: what would be printed there goes to
+    /dev/null, and the command does its work and ends with its own status."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
 def _closed_pipe() -> int:
