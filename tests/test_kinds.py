@@ -42,3 +42,27 @@ def test_a_changed_fragment_changes_the_key_of_every_output_made_of_it() -> None
             pieces = list(recipe.pieces)
             pieces[number] = (source, "another fragment")
             assert maker.key(replace(recipe, pieces=tuple(pieces))) != key, recipe.path
+
+
+def test_a_filter_that_reads_every_talk_fails_instead_of_going_stale(make_site,  # type: ignore[no-untyped-def]
+                                                                     monkeypatch) -> None:
+    """Regression: a filter `len(site.talks)` used in a template made cached builds keep
+    pages with the old count, with no error. Filters are given the site's settings,
+    speakers and time (SiteView), never its talks."""
+    import pytest
+
+    from talkpages.output import pages
+
+    from conftest import render, talk
+
+    made_by = pages.filters
+
+    def with_count(site, *args):  # type: ignore[no-untyped-def]
+        made = made_by(site, *args)
+        made["talk_count"] = lambda _: len(site.talks)
+        return made
+
+    monkeypatch.setattr(pages, "filters", with_count)
+    site = make_site({"talks/a.md": talk("A"), "layouts/404.html": "{{ 1 | talk_count }}"})
+    with pytest.raises(AttributeError, match="talks"):
+        render(site, LoadOptions(now=NOW))

@@ -126,12 +126,28 @@ class Talk:
 
 
 @dataclass(frozen=True)
+class SiteView:
+    """What of a site the template filters and the makers of a talk's own outputs read:
+    its settings, its speakers and the time of the build, never its talks. A page is
+    kept while the talks it shows are the same (output/keys.py); a filter that could
+    reach every talk would make it stale when another changed."""
+
+    config: Config
+    speakers: Mapping[str, Speaker]
+    now: datetime
+
+
+@dataclass(frozen=True)
 class Site:
     root: Path
     config: Config
     talks: tuple[Talk, ...]  # by start time
     now: datetime
     speakers: Mapping[str, Speaker] = field(default_factory=dict)  # speakers.toml, by key
+
+    @once
+    def view(self) -> SiteView:
+        return SiteView(self.config, self.speakers, self.now)
 
     @property
     def upcoming(self) -> list[Talk]:
@@ -155,6 +171,10 @@ class Site:
     @once
     def _past(self) -> tuple[Talk, ...]:
         return tuple(t for t in reversed(self.talks) if not t.is_upcoming(self.now))
+
+
+# Whatever reads only a site's settings, speakers and time takes either.
+Settings = Site | SiteView
 
 
 @lru_cache(maxsize=65536)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
 
-from .model import Site, Talk, slugify
+from .model import Settings, Site, Talk, slugify
 from .speakers import Speaker
 
 
@@ -61,7 +61,7 @@ def _hashed(text: str) -> str:
     return "x" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
 
 
-def speaker_name(site: Site, author: str) -> str:
+def speaker_name(site: Settings, author: str) -> str:
     """The name to show for an entry of `authors`."""
     entry = _speakers(site).get(author)
     return entry.name if entry else author
@@ -73,7 +73,7 @@ def tag_path(tag: str) -> str:
     return f"tags/{quote(tag_slug(tag))}/"
 
 
-def speaker_path(site: Site, author: str) -> str:
+def speaker_path(site: Settings, author: str) -> str:
     return _speaker_path(speaker_name(site, author))
 
 
@@ -125,7 +125,7 @@ def status(talk: Talk) -> str:
     return talk.status
 
 
-def _speakers(site: Site) -> dict[str, Speaker]:
+def _speakers(site: Settings) -> dict[str, Speaker]:
     return getattr(site, "speakers", None) or {}
 
 

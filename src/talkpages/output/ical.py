@@ -29,7 +29,8 @@ from functools import lru_cache, partial
 from urllib.parse import quote
 
 from .. import __version__
-from ..content.model import Site, Talk
+from ..content.config import Config
+from ..content.model import Settings, Site, Talk
 from ..content.times import Schedule
 from . import ics
 from .vtimezone import vtimezone
@@ -228,23 +229,23 @@ def _day(value: date) -> date:
     return value.date() if isinstance(value, datetime) else value
 
 
-_DESCRIPTIONS: weakref.WeakKeyDictionary[Talk, tuple[int, str]] = weakref.WeakKeyDictionary()
+_DESCRIPTIONS: weakref.WeakKeyDictionary[Talk, tuple[Config, str]] = weakref.WeakKeyDictionary()
 
 
-def description(site: Site, talk: Talk) -> str:
+def description(site: Settings, talk: Talk) -> str:
     """Plain text: what the talk is about, who speaks, where, and its links.
 
     The feed, the talk's own .ics and the Google and Outlook links all carry it, so
     it is worked out once per talk and build."""
     known = _DESCRIPTIONS.get(talk)
-    if known is not None and known[0] == id(site):
+    if known is not None and known[0] is site.config:  # a site and its view alike
         return known[1]
     text = _description(site, talk)
-    _DESCRIPTIONS[talk] = (id(site), text)
+    _DESCRIPTIONS[talk] = (site.config, text)  # the config held: its id is never reused
     return text
 
 
-def _description(site: Site, talk: Talk) -> str:
+def _description(site: Settings, talk: Talk) -> str:
     parts = []
     if talk.cancelled:
         parts.append("CANCELLED.")
@@ -262,12 +263,12 @@ def _description(site: Site, talk: Talk) -> str:
     return "\n\n".join(parts)
 
 
-def page_url(site: Site, path: str) -> str:
+def page_url(site: Settings, path: str) -> str:
     """The absolute URL of a path of the site, percent-encoded (`tags/中文/` too)."""
     return site.config.absolute_url(quote(path, safe="/%"))
 
 
-def absolute(site: Site, talk: Talk, url: str) -> str:
+def absolute(site: Settings, talk: Talk, url: str) -> str:
     """A link of a talk as an absolute URL (relative ones point into its folder)."""
     if "://" in url or url.startswith("mailto:"):
         return url
@@ -278,7 +279,7 @@ def absolute(site: Site, talk: Talk, url: str) -> str:
     return page_url(site, talk.url + url)
 
 
-def google_url(site: Site, talk: Talk) -> str:
+def google_url(site: Settings, talk: Talk) -> str:
     """"Add to Google Calendar": the same times, text and place as the feed."""
     s = talk.schedule
     if s.all_day:
@@ -295,7 +296,7 @@ def google_url(site: Site, talk: Talk) -> str:
     return "https://calendar.google.com/calendar/render?" + _form(query)
 
 
-def outlook_url(site: Site, talk: Talk) -> str:
+def outlook_url(site: Settings, talk: Talk) -> str:
     """"Add to Outlook" (Outlook on the web); a series shows its first occurrence."""
     s = talk.schedule
     if s.all_day:

@@ -25,7 +25,7 @@ from urllib.parse import quote
 from markupsafe import Markup
 
 from ..content import taxonomy
-from ..content.model import Site, Talk
+from ..content.model import Settings, Talk
 from . import markup
 
 SCHEMA = "https://schema.org"
@@ -54,7 +54,7 @@ def date_value(value: object) -> str:
     return value.isoformat()  # type: ignore[attr-defined, no-any-return]
 
 
-def event(site: Site, talk: Talk) -> dict[str, Any]:
+def event(site: Settings, talk: Talk) -> dict[str, Any]:
     config = site.config
     page = config.absolute_url(talk.url)
     mode = attendance(talk)
@@ -110,7 +110,7 @@ def _locations(talk: Talk, mode: str, page: str) -> list[dict[str, Any]]:
     return found
 
 
-def _person(site: Site, author: str) -> dict[str, Any]:
+def _person(site: Settings, author: str) -> dict[str, Any]:
     name = taxonomy.speaker_name(site, author)
     person: dict[str, Any] = {"@type": "Person", "name": name,
                               "url": site.config.absolute_url(taxonomy.speaker_path(site, author))}

@@ -21,7 +21,7 @@ from urllib.parse import quote, unquote
 from markupsafe import Markup
 
 from ..content import taxonomy
-from ..content.model import Site, Talk
+from ..content.model import Site, SiteView, Talk
 from ..content.taxonomy import Group
 from . import embeds, jsonld
 from .keys import Keys, OutputCache
@@ -136,7 +136,7 @@ def item(theme: Theme, talk: Talk) -> bytes:
     return str(macro(talk, ROOT_MARK)).encode()
 
 
-def filters(site: Site, theme: Theme, keys: Keys, active: OutputCache,
+def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
             ) -> dict[str, Callable[..., Any]]:
     """The template filters of the pages (see the README's Themes section); list items
     come from `active`, the build's cache, when it has them."""
@@ -179,6 +179,6 @@ def filters(site: Site, theme: Theme, keys: Keys, active: OutputCache,
     }
 
 
-def tests(site: Site) -> dict[str, Callable[..., bool]]:
+def tests(site: SiteView) -> dict[str, Callable[..., bool]]:
     """The template tests: `occurrence is over` (ended at the time of the build)."""
     return {"over": lambda schedule: bool(schedule.end_utc <= site.now)}

@@ -27,7 +27,7 @@ from jinja2.exceptions import SecurityError
 from markupsafe import Markup
 
 from .. import __version__, parallel
-from ..content.model import Site, Talk
+from ..content.model import Settings, Site, SiteView, Talk
 from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
 from . import formatting, ical, markup, pages, sitefiles
@@ -71,10 +71,11 @@ class Maker:
         env = theme.env
         env.globals.update(site=site, config=site.config, version=__version__,
                            feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
-        made_here = {**_filters(site), **pages.filters(site, theme, self.keys, cache)}
+        view = site.view  # filters never see the talks: see SiteView
+        made_here = {**_filters(view), **pages.filters(view, theme, self.keys, cache)}
         for name, function in made_here.items():
             env.filters[name] = _unfoldable(function)
-        env.tests.update({name: _unfoldable(test) for name, test in pages.tests(site).items()})
+        env.tests.update({name: _unfoldable(test) for name, test in pages.tests(view).items()})
         self.feeds = ical.Feeds(site, self.piece, self._zone)
         self.makers: dict[str, Callable[[Talk], bytes]] = {
             "item": lambda talk: pages.item(theme, talk),
@@ -250,7 +251,7 @@ def feed_urls(site: Site, path: str) -> dict[str, str]:
     return {"https": https, "webcal": "webcal://" + https.split("://", 1)[1]}
 
 
-def _filters(site: Site) -> dict[str, Callable[..., Any]]:
+def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
     unsafe = site.config.unsafe_html
     return {
         "markdown": lambda text, math=False: Markup(markup.to_html(text, unsafe=unsafe,
@@ -268,7 +269,7 @@ def _filters(site: Site) -> dict[str, Callable[..., Any]]:
     }
 
 
-def content_security_policy(site: Site, inline_script: str) -> str:
+def content_security_policy(site: Settings, inline_script: str) -> str:
     """The pages' Content-Security-Policy: scripts only from the site itself and the one
     inline script of the theme (by its hash), no plugins, no foreign frames except the
     video players a site turns on. A payload that slipped into a page could not run."""
