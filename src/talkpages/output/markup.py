@@ -35,12 +35,16 @@ _KEEP = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)"
                    r"|<(?:https?|mailto):[^\s<>]*>|<[\w.+-]+@[\w.-]+>", re.DOTALL)
 
 
-@functools.lru_cache(maxsize=1024)
 def to_html(text: str, *, unsafe: bool = False, math: bool = False) -> str:
     """`math`: LaTeX between `$…$`, `$$…$$` becomes MathML (see mathml.py).
 
     Remembers its last results: a talk's page, its feed entry and its descriptions
-    ask for the same abstract several times."""
+    ask for the same abstract several times, however they name the options."""
+    return _to_html(text, unsafe, math)
+
+
+@functools.lru_cache(maxsize=1024)
+def _to_html(text: str, unsafe: bool, math: bool) -> str:
     if not text.strip():
         return ""
     formulas = None
