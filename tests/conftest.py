@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import textwrap
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -132,3 +133,27 @@ try:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 except ImportError:  # pragma: no cover - hypothesis is a test dependency
     pass
+
+
+RunCli = Callable[..., tuple[int, str, str]]
+
+
+def cli_build(run_cli: RunCli, site: Path) -> tuple[int, str]:
+    """`talkpages build -q` of `site` at NOW, as a user runs it: exit status, stderr."""
+    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW.isoformat())
+    return code, err
+
+
+def output_files(out: Path) -> dict[str, bytes]:
+    """The files of a built site but its marker, by path."""
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and not p.is_symlink() and p.name != ".talkpages-output"}
+
+
+def fresh_build_files(run_cli: RunCli, site: Path, root: Path) -> dict[str, bytes]:
+    """What a build of the same talks from nothing writes."""
+    fresh = root / "fresh"
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(site / "talks", fresh / "talks")
+    assert cli_build(run_cli, fresh)[0] == 0
+    return output_files(fresh / "public")

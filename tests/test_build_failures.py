@@ -5,7 +5,6 @@ nothing: the previous site stays, and the next build works."""
 from __future__ import annotations
 
 import errno
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,9 @@ import pytest
 from talkpages.build import signed, store, writer
 
 from conftest import MakeSite, talk
+from conftest import cli_build as build
+from conftest import fresh_build_files as clean
+from conftest import output_files as files
 
 NOW = "2026-11-21T00:00:00Z"
 RunCli = Callable[..., tuple[int, str, str]]
@@ -25,22 +27,10 @@ def make(make_site: MakeSite) -> Path:
                       "talks/two.md": talk("Two", "2027-02-03T10:00:00")})
 
 
-def files(out: Path) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and p.name != ".talkpages-output"}
 
 
-def build(run_cli: RunCli, site: Path) -> tuple[int, str]:
-    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
-    return code, err
 
 
-def clean(run_cli: RunCli, site: Path, root: Path) -> dict[str, bytes]:
-    fresh = root / "fresh"
-    shutil.rmtree(fresh, ignore_errors=True)
-    shutil.copytree(site / "talks", fresh / "talks")
-    assert build(run_cli, fresh)[0] == 0
-    return files(fresh / "public")
 
 
 class _FullDisk:

@@ -16,6 +16,9 @@ from talkpages.build import signed
 from talkpages.build.cachedir import CACHE_DIR
 
 from conftest import MakeSite, talk
+from conftest import cli_build as build
+from conftest import fresh_build_files as clean
+from conftest import output_files as files
 
 NOW = "2026-11-21T00:00:00Z"
 RunCli = Callable[..., tuple[int, str, str]]
@@ -50,23 +53,10 @@ def snapshot(folder: Path) -> dict[str, object]:
     return found
 
 
-def build(run_cli: RunCli, site: Path) -> tuple[int, str]:
-    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
-    return code, err
 
 
-def files(out: Path) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and not p.is_symlink() and p.name != ".talkpages-output"}
 
 
-def clean(run_cli: RunCli, site: Path, root: Path) -> dict[str, bytes]:
-    """What a build of the same talks from nothing writes."""
-    fresh = root / "fresh"
-    shutil.rmtree(fresh, ignore_errors=True)
-    shutil.copytree(site / "talks", fresh / "talks")
-    assert build(run_cli, fresh)[0] == 0
-    return files(fresh / "public")
 
 
 def twin_name(site: Path) -> str:

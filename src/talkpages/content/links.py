@@ -151,12 +151,6 @@ def read(path: Path, top: Path, limit: int) -> tuple[bytes | None, Diagnostic | 
     problem = on_the_way(path, top, real(top))
     if problem is not None:
         return None, problem
-    return read_plain_file(path, limit)
-
-
-def read_plain_file(path: Path, limit: int) -> tuple[bytes | None, Diagnostic | None]:
-    """The bytes of the file at `path` (links followed), when it is a plain file of at
-    most `limit` bytes; else why not. Opened without blocking, so a pipe never hangs."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         try:
