@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 import feedclients
+from talkpages.commands.importers import ics
 from talkpages.content.loader import LoadOptions
 
 from conftest import build, render, require_tool
@@ -145,6 +147,7 @@ def test_import_ics_of_a_folder_missing_pipe_or_unreadable_path_is_a_clear_error
         source.mkdir()
     elif kind == "pipe":
         os.mkfifo(source)
+        monkeypatch.setattr(ics, "WRITER_WAIT", 0.2)
     elif kind == "unreadable":
         source.write_bytes(PRETALX.read_bytes())
         _unreadable(monkeypatch, source)
@@ -165,18 +168,37 @@ def test_import_ics_of_a_folder_missing_pipe_or_unreadable_path_is_a_clear_error
     assert not (tmp_path / "site" / "talks").exists()
 
 
-def test_import_ics_reads_a_pipe_that_something_writes_into(run_cli, tmp_path: Path) -> None:
-    """`talkpages import ics <(curl …)`: the shell hands over a pipe with its writer."""
-    source = tmp_path / "feed.ics"
-    os.mkfifo(source)
+@pytest.mark.parametrize("how", ["substitution", "fifo", "late fifo"])
+def test_import_ics_reads_a_pipe_that_something_writes_into(
+        run_cli, tmp_path: Path, how: str) -> None:
+    """`talkpages import ics <(curl …)`: the shell hands over a pipe whose writer is
+    there and may be slow to send its first bytes; a named pipe's writer may open it a
+    moment after the import did (a race that once failed the import)."""
+    if how == "substitution":
+        reader, writer_end = os.pipe()
+        source = Path(f"/dev/fd/{reader}")
 
-    def write() -> None:
-        with open(source, "wb") as pipe:  # waits for the import to open it
-            pipe.write(ONE_EVENT)
+        def write() -> None:
+            time.sleep(0.3)  # curl still connecting
+            with os.fdopen(writer_end, "wb") as pipe:
+                pipe.write(ONE_EVENT)
+    else:
+        source = tmp_path / "feed.ics"
+        os.mkfifo(source)
+
+        def write() -> None:
+            if how == "late fifo":
+                time.sleep(0.3)  # the import has opened the pipe and found no writer
+            with open(source, "wb") as pipe:  # waits for the import to open it
+                pipe.write(ONE_EVENT)
 
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    code, out, err = run_cli("import", "ics", str(source), "-s", str(tmp_path / "site"))
+    try:
+        code, out, err = run_cli("import", "ics", str(source), "-s", str(tmp_path / "site"))
+    finally:
+        if how == "substitution":
+            os.close(reader)
     writer.join(10)
     assert code == 0, err
     assert "Imported 1 talk" in out

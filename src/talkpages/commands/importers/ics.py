@@ -24,6 +24,7 @@ imported. Files are created, never replaced; an import run again changes nothing
 from __future__ import annotations
 
 import os
+import select
 import stat
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -44,6 +45,7 @@ from ..scaffold import slug_for
 UTC = timezone.utc
 STATUS = {"CANCELLED": "cancelled", "TENTATIVE": "tentative", "CONFIRMED": "confirmed"}
 MAX_BYTES = 32 * 1024 * 1024
+WRITER_WAIT = 3.0  # seconds a named pipe may wait for its writer
 
 
 def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
@@ -124,6 +126,29 @@ def _read(source: Path, report: Any) -> tuple[icalendar.Calendar, list[Any]] | N
     return calendar, found
 
 
+def _first_bytes(descriptor: int) -> bytes | None:
+    """What a named pipe opened without blocking holds so far, or None when no writer
+    comes within WRITER_WAIT seconds. `<(curl …)` hands over a pipe whose writer is there
+    already (a read finds nothing yet, or some bytes); a program that opens a named pipe
+    for writing may come a moment after the import opened it (a read finds the end). On
+    Linux a pipe that never had a writer polls as not ready, so poll waits for a writer's
+    first bytes or its close."""
+    try:
+        first = os.read(descriptor, 65536)
+    except BlockingIOError:  # a writer, with nothing written yet
+        return b""
+    if first:
+        return first
+    poller = select.poll()
+    poller.register(descriptor, select.POLLIN | select.POLLHUP)
+    if not poller.poll(int(WRITER_WAIT * 1000)):
+        return None
+    try:
+        return os.read(descriptor, 65536)
+    except BlockingIOError:
+        return b""
+
+
 def calendar_bytes(source: Path) -> tuple[bytes | None, Diagnostic | None]:
     """The bytes of the calendar file named on the command line, else why not. A file,
     or a pipe something writes into (`talkpages import ics <(curl …)`); a folder, a
@@ -145,14 +170,12 @@ def calendar_bytes(source: Path) -> tuple[bytes | None, Diagnostic | None]:
                 "read a site's folder")
         first = b""
         if stat.S_ISFIFO(kind):
-            try:
-                first = os.read(descriptor, 65536)
-            except BlockingIOError:  # a writer, with nothing written yet
-                first = b""
-            else:
-                if not first:  # no writer: at its end already
-                    return None, Diagnostic(source, "nothing writes into this pipe: import "
-                                            "ics reads a calendar file")
+            joined = _first_bytes(descriptor)
+            if joined is None:
+                return None, Diagnostic(
+                    source, f"nothing writes into this pipe (waited {WRITER_WAIT:g} s): "
+                    "import ics reads a calendar file")
+            first = joined
             os.set_blocking(descriptor, True)
         elif not stat.S_ISREG(kind):
             return None, Diagnostic(source, "this is not a file (a device or a socket): "
