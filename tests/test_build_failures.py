@@ -108,7 +108,7 @@ def test_an_output_folder_that_cannot_be_replaced_on_an_incremental_build_is_an_
     def refused(twin: Path, out_dir: Path) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(out_dir))
 
-    monkeypatch.setattr(writer, "_exchange_or_rename", refused)
+    monkeypatch.setattr(writer, "exchange_or_rename", refused)
     for edit in ("a", "b"):  # a build that changes one talk, then another
         (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["{edit}"]'))
         code, err = build(run_cli, site)

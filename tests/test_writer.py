@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.writer import LARGE, MARKER, Staging, WriteStats, digest_bytes
+from talkpages.build.outfolder import MARKER, digest_bytes
+from talkpages.build.trash import LARGE
+from talkpages.build.writer import Staging, WriteStats
 from talkpages.diagnostics import BuildError
 from talkpages.output.outputs import Output, check_outputs
 

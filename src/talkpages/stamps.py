@@ -9,7 +9,7 @@ sync tools) still changes the stamp; an editor that saves by renaming a new file
 the old one changes the inode. A file's bytes are never read to stamp it.
 
 The output's own files are not stamped this way: the writer shares them between two
-folders by hard links, which changes their change time (writer.py keeps size,
+folders by hard links, which changes their change time (outfolder.py records size,
 modification time and inode).
 
 Standard library only: `talkpages build` answers "nothing changed" before it imports

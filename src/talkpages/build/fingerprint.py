@@ -1,13 +1,13 @@
 """Is the output already what a build would write? Answered in a few milliseconds.
 
 A build records a fingerprint of everything it read, in the output's marker and in the
-signed record of the output (writer.py): the size, modification time and inode of
+signed record of the output (outfolder.py): the size, modification time and inode of
 every file under talks/, layouts/ and assets/ (the site's and the built-in theme's), of
 talkpages.toml and speakers.toml, of talkpages' own code, and the options (`--now`,
 `--drafts`, `--future`, `--base-url`). When the next build finds the same fingerprint,
 and every file of the output as that build left it, it has nothing to do, as make
-decides from file times (writer.up_to_date); when the output folder is gone, it makes
-it again from the twin that build left (writer.restore). Any change to a file, a new
+decides from file times (outfolder.up_to_date); when the output folder is gone, it makes
+it again from the twin that build left (outfolder.restore). Any change to a file, a new
 or removed file, another option or another version of talkpages gives another
 fingerprint, and a real build. Without `--now` (or SOURCE_DATE_EPOCH) the build time is
 the clock's, which changes the feeds' DTSTAMP, so every build is a real one.

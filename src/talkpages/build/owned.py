@@ -16,7 +16,8 @@ import os
 import shutil
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -234,3 +235,34 @@ def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset())
         finally:
             os.close(folder)
     return found
+
+
+@dataclass(frozen=True)
+class Range:
+    """Bytes of another file, copied by the kernel (copy_file_range) where it can."""
+    source: int
+    start: int
+    count: int
+
+    def copy_to(self, target: int) -> None:
+        position, left = self.start, self.count
+        while left > 0:
+            try:
+                done = os.copy_file_range(self.source, target, left, position)
+            except (AttributeError, OSError):  # not Linux, or across file systems
+                done = os.write(target, os.pread(self.source, min(left, 1 << 20), position))
+            if done <= 0:
+                raise OSError(f"the file to copy from ended {left} bytes early")
+            position, left = position + done, left - done
+
+
+def spliced(old: int, edits: tuple[tuple[int, int, bytes], ...]) -> Iterator[bytes | Range]:
+    """The bytes of the file open as `old` with `edits` (start, end, new bytes) made."""
+    position = 0
+    for start, end, data in edits:
+        yield Range(old, position, start - position)
+        yield data
+        position = end
+    yield Range(old, position, os.fstat(old).st_size - position)
+
+

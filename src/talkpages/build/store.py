@@ -46,8 +46,9 @@ from ..stamps import Stamp, stamp
 from . import signed
 from .cache import BuildCache
 from .cachedir import CacheFolder
+from .outfolder import digest_bytes
 from .owned import mine, read_file
-from .writer import Staging, digest_bytes
+from .writer import Staging
 
 FORMAT = 4  # 4: every blob of the pack sealed
 JOURNAL = "journal"

@@ -108,7 +108,7 @@ def _build(args: argparse.Namespace) -> int:
 
     from ..build.cachedir import CacheFolder
     from ..build.fingerprint import read_inputs
-    from ..build.writer import restore, up_to_date
+    from ..build.outfolder import restore, up_to_date
 
     started = time.perf_counter()
     console = _console(args)
