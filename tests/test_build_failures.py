@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from talkpages.build import signed, store, writer
+from talkpages.build import pack, signed, writer
 
 from conftest import MakeSite, talk
 from conftest import cli_build as build
@@ -56,13 +56,13 @@ def test_a_full_disk_while_writing_the_cache_is_an_error_not_a_bug(
     assert build(run_cli, site)[0] == 0
     before = files(site / "public")
     (site / "talks/three.md").write_text(talk("Three", "2020-01-01T10:00:00"))
-    new_pack = store.DiskCache._new_pack
+    new_pack = pack.Pack._new
 
-    def full(self: store.DiskCache) -> None:
+    def full(self: pack.Pack) -> None:
         new_pack(self)
-        self._pack = _FullDisk(self._pack)  # type: ignore[assignment]
+        self._file = _FullDisk(self._file)  # type: ignore[assignment]
 
-    monkeypatch.setattr(store.DiskCache, "_new_pack", full)
+    monkeypatch.setattr(pack.Pack, "_new", full)
     packed = sum(p.stat().st_size for p in (site / ".talkpages-cache").glob("fragments-*"))
     (site / ".talkpages-cache" / "state").unlink()  # a cold build: a new pack
     code, err = build(run_cli, site)

@@ -68,7 +68,7 @@ def twin_name(site: Path) -> str:
 FOLDERS = [CACHE_DIR, f"{CACHE_DIR}/trash", f"{CACHE_DIR}/outputs",
            f"{CACHE_DIR}/outputs/TWIN", f"{CACHE_DIR}/trash/1-abcd", ".public.talkpages-previous",
            ".public.talkpages-new-1234"]
-FILES = [f"{CACHE_DIR}/lock", f"{CACHE_DIR}/state", f"{CACHE_DIR}/journal",
+FILES = [f"{CACHE_DIR}/lock", f"{CACHE_DIR}/state",
          f"{CACHE_DIR}/CACHEDIR.TAG", f"{CACHE_DIR}/.gitignore",
          f"{CACHE_DIR}/outputs/TWIN.record", f"{CACHE_DIR}/outputs/TWIN/.talkpages-output",
          f"{CACHE_DIR}/outputs/TWIN/.talkpages-dirty", f"{CACHE_DIR}/outputs/TWIN/index.html",
@@ -138,7 +138,7 @@ def test_every_cache_file_corrupted_in_place_gives_a_clean_build(
     site = make(make_site)
     assert build(run_cli, site)[0] == 0
     (site / "talks/two.md").write_text(talk("Two", "2027-02-03T10:00:00", 'tags = ["a"]'))
-    assert build(run_cli, site)[0] == 0  # a build that changed one talk: a journal too
+    assert build(run_cli, site)[0] == 0  # a build that changed one talk
     time.sleep(0.02)  # a later modification time than the build's
     for path in cache_files(site):
         corrupt(path)
@@ -307,7 +307,7 @@ def test_a_huge_cache_file_is_refused_before_it_is_read(
     assert time.perf_counter() - started < 1
     site = make(make_site)
     assert build(run_cli, site)[0] == 0
-    for name in ("state", "journal", f"outputs/{twin_name(site)}.record"):
+    for name in ("state", f"outputs/{twin_name(site)}.record"):
         with open(site / CACHE_DIR / name, "wb") as handle:
             handle.truncate(2 << 30)
     (site / "talks/one.md").write_text(talk("One", extra='tags = ["c"]'))
@@ -329,7 +329,7 @@ def test_a_key_folder_that_is_a_link_of_the_users_is_followed(
     assert elsewhere.stat().st_mode & 0o777 == 0o700
 
 
-@pytest.mark.parametrize("name", ["state", "journal", "fragments-zz.pack", "lock",
+@pytest.mark.parametrize("name", ["state", "fragments-zz.pack", "lock",
                                   "outputs/TWIN.record", "outputs/.x.tmp"])
 def test_a_folder_named_like_a_cache_file_does_not_stop_the_cache(
         make_site: MakeSite, run_cli: RunCli, name: str) -> None:
@@ -351,19 +351,3 @@ def test_an_output_folder_that_is_a_link_is_refused_plainly(
         assert code == 1 and "symbolic link" in err, err
     assert not list(site.glob(".public.talkpages-*"))
     assert not (tmp_path / "nowhere").exists()
-
-
-def test_the_journal_is_never_appended_through_a_hard_link(
-        make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
-    site = make(make_site)
-    assert build(run_cli, site)[0] == 0
-    outside = tmp_path / "outside.txt"
-    outside.write_bytes(SECRET)
-    journal = site / CACHE_DIR / "journal"
-    journal.unlink(missing_ok=True)
-    os.link(outside, journal)
-    for step in range(2):
-        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["a"]\n# {step}'))
-        assert build(run_cli, site)[0] == 0
-    assert outside.read_bytes() == SECRET
-    assert files(site / "public") == clean(run_cli, site, tmp_path)

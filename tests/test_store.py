@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build import signed, store
+from talkpages.build import pack, signed
 from talkpages.build.store import DiskCache
 
 from conftest import NOW, MakeSite, build_with_cache, render_site, talk
@@ -52,41 +52,17 @@ def test_a_state_not_signed_by_this_user_is_not_read(make_site: MakeSite, tmp_pa
         signed._key.cache_clear()
 
 
-def test_a_journal_cut_short_or_of_an_older_state_is_not_read(
-        make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store, "JOURNAL_SHARE", 100.0)  # notes, however small the site
-    site, out = files(make_site), tmp_path / "out"
-    built(site, out)
-
-    def edit(number: int) -> None:  # the body only: a build that notes what it changed
-        (site / "talks/t4.md").write_text(talk("Talk 4", "2014-03-05T10:00:00",
-                                               'tags = ["t1"]', body=f"Edit {number}."))
-
-    for number in range(3):
-        edit(number)
-        built(site, out)
-    journal = site / ".talkpages-cache" / store.JOURNAL
-    notes = journal.read_bytes()
-    journal.write_bytes(notes[:-10])  # a build killed while it wrote its note
-    edit(3)
-    assert built(site, out)[1] == expected(site)
-    assert not journal.exists()  # the state no longer matched the output: a full build
-    journal.write_bytes(notes)  # notes on the state before: never applied to this one
-    edit(4)
-    cache, found = built(site, out)
-    assert found == expected(site)
-    assert cache.stats.talks_read == 1  # and the state of the full build was used
-
-
 def test_a_rewritten_pack_keeps_every_talk_and_page(make_site: MakeSite, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store, "COMPACT_BELOW", 1.01)  # compact at every full build
+    monkeypatch.setattr(pack, "COMPACT_BELOW", 1.01)  # compact at every full build
     site, out = files(make_site), tmp_path / "out"
     built(site, out)
+    first = list((site / ".talkpages-cache").glob("fragments-*.pack"))
     (site / "talks/t3.md").write_text(talk("New date", "2030-01-01"))  # a full build
     cache, found = built(site, out)
     assert found == expected(site)
-    assert len(list((site / ".talkpages-cache").glob("fragments-*.pack"))) == 1
+    second = list((site / ".talkpages-cache").glob("fragments-*.pack"))
+    assert len(second) == 1 and second != first  # written again, the old one gone
     (site / "talks/t5.md").write_text(talk("Another", "2031-01-01"))
     cache, found = built(site, out)
     assert found == expected(site)

@@ -31,8 +31,7 @@ _FILES = ((".gitignore", "# made by talkpages: safe to delete\n*\n"),
 # What the entries the cache uses must be, by name (a folder named like the state
 # would stop every build from saving it).
 _KINDS = {"outputs": stat.S_IFDIR, "trash": stat.S_IFDIR, "lock": stat.S_IFREG,
-          "state": stat.S_IFREG, "journal": stat.S_IFREG, ".gitignore": stat.S_IFREG,
-          "CACHEDIR.TAG": stat.S_IFREG}
+          "state": stat.S_IFREG, ".gitignore": stat.S_IFREG, "CACHEDIR.TAG": stat.S_IFREG}
 
 
 def _kind_at_top(name: str) -> int | None:
