@@ -97,7 +97,9 @@ class Folders:
       files as recorded), hard-linking the output's files (`lendable`), then the two
       folders are exchanged;
     - beside: the output is gone; the site is assembled beside it, lending the twin's;
-    - copy: no usable twin; the site is assembled as the twin, the output made of links;
+    - copy: no usable twin; the site is assembled as the twin, the output made of links
+      (a first build too: CI that keeps the cache between runs, not the output, then
+      reuses its pages; the links cost 0.1 s of a 3.7 s first build at 2,000 talks);
     - replace: no cache; assembled beside, nothing kept for the next build."""
     mode: str
     target: Path
