@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.signed import compiled_templates
+from talkpages.build.bytecode import compiled_templates
 from talkpages.output.theme import Sandbox, Theme, builtin_dir
 
 from conftest import MakeSite, talk

@@ -40,6 +40,7 @@ from ..output.plan import Recipe
 from ..output.theme import Theme
 from ..stamps import Stamp, stamp
 from . import signed
+from .bytecode import compiled_templates
 from .cache import BuildCache
 from .cachedir import CacheFolder
 from .outfolder import digest_bytes
@@ -79,7 +80,7 @@ class DiskCache(BuildCache):
     def theme(self, site_dir: Path) -> Theme:
         """The site's theme, read once a build (a delta build that gives up asks again)."""
         if self._theme is None:
-            self._theme = Theme.for_site(site_dir, signed.compiled_templates)
+            self._theme = Theme.for_site(site_dir, compiled_templates)
         return self._theme
 
     @property
