@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -351,3 +352,53 @@ def test_an_output_folder_that_is_a_link_is_refused_plainly(
         assert code == 1 and "symbolic link" in err, err
     assert not list(site.glob(".public.talkpages-*"))
     assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("planted", ["file", "link", "folder link"])
+def test_what_is_planted_deep_in_the_twin_never_reaches_the_output(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path, planted: str) -> None:
+    """Folders of the twin whose stamps still hold are not listed again (owned.prune);
+    one changed below them, two levels down, is."""
+    site = make(make_site)
+    outside = victim(tmp_path)
+    assert build(run_cli, site)[0] == 0
+    (site / "talks/one.md").write_text(talk("One", extra='tags = ["a"]\n# 1'))
+    assert build(run_cli, site)[0] == 0  # the twin: the first build's site, its folders stamped
+    deep = site / CACHE_DIR / "outputs" / twin_name(site) / "tags" / "a"
+    assert deep.is_dir()
+    if planted == "file":
+        (deep / "planted.html").write_bytes(SECRET)
+    elif planted == "link":
+        (deep / "planted.html").symlink_to(outside / "secret.txt")
+    else:
+        (deep / "planted").symlink_to(outside, target_is_directory=True)
+    (site / "talks/one.md").write_text(talk("One", extra='tags = ["a"]\n# 2'))
+    assert build(run_cli, site)[0] == 0  # the twin, pruned, becomes the output
+    assert not list((site / "public").rglob("planted*"))
+    assert (outside / "secret.txt").read_bytes() == SECRET
+    assert (outside / "sub" / "other.txt").read_bytes() == SECRET
+    assert files(site / "public") == clean(run_cli, site, tmp_path)
+
+
+def test_folders_of_the_twin_that_did_not_change_are_not_listed(
+        make_site: MakeSite, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site({f"talks/t{n}.md": talk(f"Talk {n}", f"20{10 + n}-03-01T10:00:00")
+                      for n in range(30)})
+    for step in range(3):
+        (site / "talks/t3.md").write_text(talk("Talk 3", "2013-03-01T10:00:00",
+                                               body=f"Edit {step}."))
+        assert build(run_cli, site)[0] == 0
+    listed: list[object] = []
+    scandir = os.scandir
+
+    def counted(path: object) -> object:
+        if sys._getframe(1).f_code.co_name == "prune":  # os.scandir is everyone's
+            listed.append(path)
+        return scandir(path)  # type: ignore[call-overload]
+
+    from talkpages.build import owned
+    monkeypatch.setattr(owned.os, "scandir", counted)
+    (site / "talks/t3.md").write_text(talk("Talk 3", "2013-03-01T10:00:00", body="Again."))
+    assert build(run_cli, site)[0] == 0
+    folders = sum(1 for path in (site / "public").rglob("*") if path.is_dir())
+    assert folders > 30 and len(listed) < 10, (folders, len(listed))

@@ -28,8 +28,11 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from . import signed
 from .owned import (
+    FolderStamp,
     discard,
     exists,
+    folder_stamps,
+    folders_of,
     is_file,
     is_folder,
     make_folders,
@@ -44,7 +47,7 @@ MARKER = ".talkpages-output"
 DIRTY = ".talkpages-dirty"
 NEW_SUFFIX = ".talkpages-new"
 TWIN_SUFFIX = ".talkpages-previous"
-RECORD_FORMAT = 2
+RECORD_FORMAT = 3  # 3: with the stamps of the folders
 
 Entry = tuple[str, int, int, int]  # digest, size, mtime_ns, inode
 
@@ -111,6 +114,8 @@ class Folders:
     lendable: dict[str, Entry] = field(default_factory=dict)
     next_twin: dict[str, Entry] = field(default_factory=dict)  # after this build
     next_twin_fingerprint: str = ""
+    in_place_folders: dict[str, FolderStamp] = field(default_factory=dict)  # see prune
+    next_twin_folders: dict[str, FolderStamp] = field(default_factory=dict)
 
 
 def choose_folders(out: Path, cache_dir: Path | None) -> Folders:
@@ -123,15 +128,18 @@ def choose_folders(out: Path, cache_dir: Path | None) -> Folders:
     twin_files = record.get("twin") if is_folder(twin) and not exists(twin / DIRTY) else None
     out_files = record.get("output", {}) if is_file(out / MARKER) else {}
     fingerprints = record.get("fingerprints", {})
+    stamps = record.get("folders", {"output": {}, "twin": {}})
     beside = parent / f".{out.name}{NEW_SUFFIX}-{secrets.token_hex(4)}"
     if record_path is None:
         return Folders("replace", beside, out, twin, None, fingerprints)
     if out.is_dir():
         return Folders("exchange", twin, out, twin, record_path, fingerprints,
-                       twin_files or {}, out_files, out_files, fingerprints.get("output", ""))
+                       twin_files or {}, out_files, out_files, fingerprints.get("output", ""),
+                       stamps["twin"] if twin_files else {}, stamps["output"])
     if twin_files:
         return Folders("beside", beside, twin, twin, record_path, fingerprints, {},
-                       twin_files, twin_files, fingerprints.get("twin", ""))
+                       twin_files, twin_files, fingerprints.get("twin", ""), {},
+                       stamps["twin"])
     return Folders("copy", twin, twin, twin, record_path, fingerprints)
 
 
@@ -236,19 +244,30 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
 
 
 def save_record(path: Path, out: Path, twin: Path, output: dict[str, Entry],
-                next_twin: dict[str, Entry], fingerprints: dict[str, str]) -> None:
+                next_twin: dict[str, Entry], fingerprints: dict[str, str],
+                twin_folders: dict[str, FolderStamp]) -> None:
     """The record of the output folder and its twin, the twin as it differs from the
-    output; raise OSError if it cannot be saved (the old record is then removed)."""
+    output, and the stamps of the output's folders as the build leaves them (see
+    owned.prune); raise OSError if it cannot be saved (the old record is then removed)."""
     try:
         signed.write(path, {
             "format": RECORD_FORMAT, "out": str(out), "twin_path": str(twin),
             "output": output, "fingerprints": fingerprints,
+            "folders": {"output": _stamps(out, output), "twin": twin_folders},
             "twin_differs": {p: e for p, e in next_twin.items() if output.get(p) != e},
             "twin_lacks": [p for p in output if p not in next_twin]}, plain=True)
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(path)
         raise
+
+
+def _stamps(out: Path, files: dict[str, Entry]) -> dict[str, FolderStamp]:
+    folder = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        return folder_stamps(folder, folders_of(files))
+    finally:
+        os.close(folder)
 
 
 def read_fingerprint(folder: Path) -> str:

@@ -16,7 +16,7 @@ import os
 import shutil
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,21 +201,61 @@ def replace_marker(folder: int, name: str, data: bytes) -> None:
         os.close(descriptor)
 
 
-def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset()) -> set[str]:
-    """Make the folder at `path` hold nothing but `files` (relative path -> inode), the
-    folders they are in, and the plain files `keep` at its top: anything else (a link, a
-    pipe, a file put there by another program or replaced since) is removed where it
-    stands, each folder opened without following links. The paths of `files` found, each
-    the very file (inode) recorded."""
+FolderStamp = tuple[int, int]  # inode, change time (ns): any entry added, removed or
+# renamed in a folder changes its change time
+
+
+def folders_of(files: Iterable[str]) -> set[str]:
+    """Every folder the files of these relative paths are in, "" (the top) included."""
     folders = {""}
     for name in files:
         parent = name.rpartition("/")[0]
         while parent not in folders:
             folders.add(parent)
             parent = parent.rpartition("/")[0]
-    found: set[str] = set()
-    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    return folders
+
+
+def folder_stamps(folder: int, folders: Iterable[str]) -> dict[str, FolderStamp]:
+    """The stamps of these folders (relative paths) below the open `folder`; one that
+    cannot be looked at, or is not a folder, has none."""
+    stamps = {}
+    for name in folders:
+        try:
+            found = os.stat(name or ".", dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISDIR(found.st_mode):
+            stamps[name] = (found.st_ino, found.st_ctime_ns)
+    return stamps
+
+
+def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset(),
+          stamps: dict[str, FolderStamp] | None = None) -> set[str]:
+    """Make the folder at `path` hold nothing but `files` (relative path -> inode), the
+    folders they are in, and the plain files `keep` at its top: anything else (a link, a
+    pipe, a file put there by another program or replaced since) is removed where it
+    stands, each folder opened without following links. The paths of `files` found, each
+    the very file (inode) recorded.
+
+    `stamps`: the folders as they were when they held exactly `files`. A folder whose
+    stamp still holds, below folders whose stamps hold (looked at top down, never
+    through a link: each name is looked up in a folder known unchanged), has the same
+    entries, and is not listed again: a site of 10,000 talks has 11,000 folders."""
+    folders = folders_of(files)
+    unchanged = _unchanged(path, folders, stamps or {})
+    found = {name for name in files if name.rpartition("/")[0] in unchanged}
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    top = os.open(path, flags)
     stack = [("", top)]
+    try:
+        for name in folders - unchanged:  # changed below unchanged ones: listed, from there
+            if name and name.rpartition("/")[0] in unchanged:
+                stack.append((name + "/", os.open(name, flags, dir_fd=top)))
+    except OSError:
+        for _, folder in stack:
+            os.close(folder)
+        raise
     while stack:
         prefix, folder = stack.pop()
         try:
@@ -224,9 +264,8 @@ def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset())
             for entry in listed:
                 name = prefix + entry.name
                 if entry.is_dir(follow_symlinks=False) and name in folders:
-                    stack.append((name + "/", os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY
-                                                      | os.O_NOFOLLOW | os.O_CLOEXEC,
-                                                      dir_fd=folder)))
+                    if name not in unchanged:
+                        stack.append((name + "/", os.open(entry.name, flags, dir_fd=folder)))
                 elif entry.is_file(follow_symlinks=False) and (
                         files.get(name) == entry.inode() or (not prefix and name in keep)):
                     found.add(name)
@@ -235,6 +274,30 @@ def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset())
         finally:
             os.close(folder)
     return found
+
+
+def _unchanged(path: Path, folders: set[str], stamps: dict[str, FolderStamp]) -> set[str]:
+    """The folders (but the top, renamed by every build) whose stamps, and whose parents',
+    still hold."""
+    if not stamps:
+        return set()
+    unchanged: set[str] = {""}
+    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        for name in sorted(folders - {""}, key=lambda name: name.count("/")):
+            stamp = stamps.get(name)
+            if stamp is None or name.rpartition("/")[0] not in unchanged:
+                continue
+            try:
+                found = os.stat(name, dir_fd=top, follow_symlinks=False)
+            except OSError:
+                continue
+            if (found.st_ino, found.st_ctime_ns) == stamp and stat.S_ISDIR(found.st_mode):
+                unchanged.add(name)
+    finally:
+        os.close(top)
+    unchanged.discard("")
+    return unchanged
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,8 @@ from .outfolder import (
 )
 from .owned import (
     Range,
+    folder_stamps,
+    folders_of,
     make_folders,
     open_folder,
     prune,
@@ -99,13 +101,14 @@ class Staging:
         self._fingerprints = places.fingerprints
         self._next_twin = places.next_twin  # the record of the twin after this build
         self._next_twin_fingerprint = places.next_twin_fingerprint
+        self._twin_folders = places.next_twin_folders
         self._trash = Trash(cache_dir)
         if self.target == self.twin and not self._in_place:  # files it holds are unknown
             self._trash.discard(self.twin)
         os.close(open_folder(self.target))  # a folder of ours, whatever stood there
         if self._in_place:  # the twin holds what the record says, and nothing else
             found = prune(self.target, {p: e[3] for p, e in self._in_place.items()},
-                          frozenset({MARKER}))
+                          frozenset({MARKER}), places.in_place_folders)
             self._in_place = {p: e for p, e in self._in_place.items() if p in found}
         self._dirty = False  # nothing in the target changed yet (see _touch)
         self._held: dict[tuple[int, str], bool] = {}
@@ -172,10 +175,8 @@ class Staging:
         return self._fingerprints.get("output", "") if self.mode == "exchange" else ""
 
     def keep_the_rest(self, made: set[str]) -> None:
-        """Every file of the output but `made` stays as it is (delta.py, after a build
-        that changed a few talks): kept in the twin where it is the output's own file,
-        hard-linked from the output where the build before the last changed it. The
-        twin's files were checked against the record when it was opened (see prune)."""
+        """Every file of the output but `made` stays as it is (delta.py): kept in the
+        twin where it is the output's own file, else hard-linked from the output."""
         assert self.mode == "exchange"
         same = {path: entry for path, entry in self._lendable.items()
                 if path not in made and self._in_place.get(path) == entry}
@@ -188,12 +189,9 @@ class Staging:
                 self.keep(path, entry[0])
 
     def keep(self, path: str, digest: str) -> None:
-        """A file of the previous build, the same in this one (delta.py: the paths of
-        the previous build were checked when it wrote them). A file of the twin found
-        as recorded when it was opened is kept as it is, unlike `add`, which looks at its
-        size and time too: a build that changes a few talks leaves tens of thousands of
-        files alone, and a file edited in place is put right by the next other build.
-        Unavailable: neither folder has it as recorded (the build must make it)."""
+        """A file of the previous build, the same in this one (delta.py), kept as the
+        twin has it when it was found as recorded (see prune), else linked from the
+        output; Unavailable if neither folder has it as recorded."""
         self.stats.paths.append(path)
         self._files[path] = digest
         kept = self._in_place.get(path)
@@ -349,6 +347,7 @@ class Staging:
             os.unlink(DIRTY, dir_fd=self._target_fd)
             if self.mode == "copy":
                 self._next_twin, self._next_twin_fingerprint = self._entries, fingerprint
+                self._twin_folders = folder_stamps(self._target_fd, folders_of(self._entries))
                 copy = link_copy(self.target, self._entries, self.out, fingerprint)
                 copy.rename(self.out)
             elif self.mode == "beside" or (self.mode == "replace" and not self.out.exists()):
@@ -395,6 +394,7 @@ class Staging:
             return
         try:
             save_record(self._record_path, self.out, self.twin, self._entries, self._next_twin,
-                        {"output": fingerprint, "twin": self._next_twin_fingerprint})
+                        {"output": fingerprint, "twin": self._next_twin_fingerprint},
+                        self._twin_folders)
         except OSError as exc:
             self.stats.unsaved = str(exc)
