@@ -1,0 +1,146 @@
+"""Social cards: the 1200 x 630 image a link to a talk shows when it is shared (Open
+Graph's `og:image`, `twitter:card = summary_large_image`): the title, when (date, time
+and zone), who speaks, and the event, over the talk's featured image, darkened for
+contrast, or over the site's colour.
+
+Text is drawn with the font it is given (a font file's bytes: the caller finds one,
+see `FONT_FILES`); without one, Pillow's own font, which has Latin letters only. A title
+wraps at spaces, or between any two characters in scripts written without spaces
+(Chinese, Japanese), on at most three lines, in the largest size that fits (64 down to
+40 pixels); what does not fit ends in "…".
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .images import crop_box
+
+SIZE = (1200, 630)
+MARGIN = 72
+TITLE_SIZES = (64, 56, 48, 40)
+TITLE_LINES = 3
+# Where a system may keep a font that covers Latin, Greek, Cyrillic and CJK, best first
+# (Debian's fonts-noto-cjk, then fonts without CJK); the first found is used.
+FONT_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    "/System/Library/Fonts/Hiragino Sans GB.ttc",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+)
+FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@dataclass(frozen=True)
+class Card:
+    title: str
+    when: str  # "Thu 14 Jan 2027 · 18:00 EST"
+    speakers: str
+    event: str
+    colour: tuple[int, int, int] = (31, 58, 96)
+
+
+def draw(card: Card, font: bytes | None = None, background: Image.Image | None = None,
+         focal_point: str = "") -> bytes:
+    """The card as PNG bytes (JPEG over a photo, which PNG would make ten times larger)."""
+    if background is not None:
+        box = crop_box(background.size, SIZE[0] / SIZE[1], focal_point, background)
+        image = background.convert("RGB").crop(box).resize(SIZE, Image.Resampling.LANCZOS)
+        image = Image.blend(image, Image.new("RGB", SIZE, (0, 0, 0)), 0.62)
+    else:
+        image = Image.new("RGB", SIZE, card.colour)
+    pen = ImageDraw.Draw(image)
+    width = SIZE[0] - 2 * MARGIN
+    small = _font(font, 34)
+    y = MARGIN
+    if card.event:
+        y = _line(pen, MARGIN, y, _fit(pen, card.event, small, width), small, (210, 220, 235))
+        y += 28
+    for size in TITLE_SIZES:
+        title_font = _font(font, size)
+        lines = _wrap(pen, card.title, title_font, width)
+        if len(lines) <= TITLE_LINES:
+            break
+    if len(lines) > TITLE_LINES:
+        lines = lines[:TITLE_LINES - 1] + [_fit(pen, " ".join(lines[TITLE_LINES - 1:]),
+                                                title_font, width)]
+    for text in lines:
+        y = _line(pen, MARGIN, y, text, title_font, (255, 255, 255)) + size // 5
+    bottom = SIZE[1] - MARGIN
+    for text in reversed([t for t in (card.when, card.speakers) if t]):
+        bottom -= 46
+        _line(pen, MARGIN, bottom, _fit(pen, text, small, width), small, (235, 240, 248))
+    out = io.BytesIO()
+    if background is not None:
+        image.save(out, "JPEG", quality=85, optimize=True)
+    else:
+        image.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def _font(font: bytes | None, size: int) -> FontType:
+    if font is not None:
+        return ImageFont.truetype(io.BytesIO(font), size)
+    return ImageFont.load_default(size)
+
+
+def _line(pen: ImageDraw.ImageDraw, x: int, y: int, text: str, font: FontType,
+          fill: tuple[int, int, int]) -> int:
+    """Draw one line; the y of the next."""
+    pen.text((x, y), text, font=font, fill=fill)
+    top, bottom = pen.textbbox((x, y), "Ag", font=font)[1::2]
+    return y + round(bottom - top) + 8
+
+
+def _wide(character: str) -> bool:
+    """A character of a script written without spaces: a line may break before it."""
+    return "\u2e80" <= character <= "\ua4cf" or "\uac00" <= character <= "\ud7a3" \
+        or "\uf900" <= character <= "\ufaff" or "\uff00" <= character <= "\uffef"
+
+
+def _tokens(text: str) -> list[str]:
+    """Words with their following space, and wide characters one by one."""
+    tokens: list[str] = []
+    for character in text:
+        if _wide(character) or not tokens or tokens[-1].endswith(" ") or _wide(tokens[-1][-1]):
+            tokens.append(character)
+        else:
+            tokens[-1] += character
+    return tokens
+
+
+def _wrap(pen: ImageDraw.ImageDraw, text: str, font: FontType, width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for token in _tokens(" ".join(text.split())):
+        if current and pen.textlength((current + token).rstrip(), font=font) > width:
+            lines.append(current.rstrip())
+            current = token.lstrip()
+        else:
+            current += token
+    return lines + [current.rstrip()] if current.strip() else lines
+
+
+def _fit(pen: ImageDraw.ImageDraw, text: str, font: FontType, width: int) -> str:
+    """The text, cut short with "…" if it is wider than `width`."""
+    if pen.textlength(text, font=font) <= width:
+        return text
+    while text and pen.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def system_font() -> bytes | None:
+    """The bytes of the first of FONT_FILES this system has, or None."""
+    for path in FONT_FILES:
+        try:
+            with open(path, "rb") as handle:
+                return handle.read()
+        except OSError:
+            continue
+    return None
