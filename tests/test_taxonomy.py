@@ -95,3 +95,36 @@ def test_invalid_speakers_toml_fails_the_build_with_its_place(make_site: MakeSit
     assert not result.ok
     text = result.diagnostics[0].format()
     assert "speakers.toml:1" in text and "invalid TOML" in text
+
+
+def test_a_speaker_has_pronouns_and_a_photo_from_the_site(tmp_path: Path) -> None:
+    (tmp_path / "speakers").mkdir()
+    (tmp_path / "speakers" / "ada.jpg").write_bytes(b"\xff\xd8\xff")
+    (tmp_path / "speakers.toml").write_text(
+        '["Ada"]\npronouns = "she/her"\nphoto = "speakers/ada.jpg"\n', encoding="utf-8")
+    speakers, problems = load_speakers(tmp_path)
+    assert problems == []
+    assert (speakers["Ada"].pronouns, speakers["Ada"].photo) == ("she/her", "speakers/ada.jpg")
+
+
+def test_a_photo_outside_the_site_missing_or_not_an_image_is_an_error_at_its_line(
+        tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "speakers").mkdir(parents=True)
+    (tmp_path / "id_ed25519.jpg").write_bytes(b"PRIVATE")
+    (site / "speakers" / "linked.jpg").symlink_to(tmp_path / "id_ed25519.jpg")
+    (site / "speakers" / "notes.txt").write_text("x")
+    (site / "speakers.toml").write_text(
+        '["A"]\nphoto = "../id_ed25519.jpg"\n["B"]\nphoto = "speakers/linked.jpg"\n'
+        '["C"]\nphoto = "speakers/none.jpg"\n["D"]\nphoto = "speakers/notes.txt"\n'
+        '["E"]\nphoto = ".git/x.png"\n["F"]\npronouns = "' + "x" * 41 + '"\n',
+        encoding="utf-8")
+    speakers, problems = load_speakers(site)
+    found = {(p.line, p.message.split(":")[0]) for p in problems if p.is_error}
+    assert found == {(2, "`photo` of 'A'"), (4, "`photo` of 'B'"), (6, "`photo` of 'C'"),
+                     (8, "`photo` of 'D'"), (10, "`photo` of 'E'"),
+                     (12, "`pronouns` of 'F' is longer than 40 characters")}
+    messages = " ".join(p.message for p in problems)
+    assert "leads out of the site" in messages and "no file 'speakers/none.jpg'" in messages
+    assert "not a JPEG, PNG or WebP" in messages and "not a relative path" in messages
+    assert all(not s.photo for s in speakers.values())

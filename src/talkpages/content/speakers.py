@@ -6,6 +6,8 @@ such as Hugo Academic's `admin`, which `name` then spells out.
     ["Klaus Ma"]
     bio = "Founder of Volcano and kube-batch."   # Markdown
     affiliation = "Huawei"
+    pronouns = "he/him"
+    photo = "speakers/klaus-ma.jpg"              # a file of the site
     url = "https://github.com/k82cn"
     links = [{ name = "Twitter", url = "https://twitter.com/…" }]
 
@@ -27,10 +29,12 @@ from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .fields import is_safe_url
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
-from .links import read_settings
+from .links import on_the_way, read_settings, real
 
 SPEAKERS_NAME = "speakers.toml"
-KEYS = ("name", "bio", "affiliation", "url", "links")
+KEYS = ("name", "bio", "affiliation", "pronouns", "photo", "url", "links")
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")  # what images.py resizes
+PRONOUNS_LENGTH = 40
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,8 @@ class Speaker:
     affiliation: str = ""
     url: str = ""
     links: tuple[SpeakerLink, ...] = ()
+    pronouns: str = ""
+    photo: str = ""  # a path in the site, as written: "speakers/klaus-ma.jpg"
 
 
 def load_speakers(site_dir: Path) -> tuple[dict[str, Speaker], list[Diagnostic]]:
@@ -97,12 +103,23 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
                     f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(KEYS)}",
                     severity="warning")
         texts = {}
-        for name in ("name", "bio", "affiliation"):
+        for name in ("name", "bio", "affiliation", "pronouns", "photo"):
             value = fields.get(name, "")
             if not isinstance(value, str):
                 problem(f"{key}.{name}", f"`{name}` of {key!r} must be text")
                 value = ""
             texts[name] = value.strip()
+        if len(texts["pronouns"]) > PRONOUNS_LENGTH:
+            problem(f"{key}.pronouns", f"`pronouns` of {key!r} is longer than "
+                    f"{PRONOUNS_LENGTH} characters", 'write them as "she/her", "they/them"…')
+            texts["pronouns"] = ""
+        if texts["photo"]:
+            why = photo_problem(path.parent, texts["photo"])
+            if why is not None:
+                problem(f"{key}.photo", f"`photo` of {key!r}: {why}",
+                        "a path in the site folder, such as speakers/ann-lee.jpg (JPEG, "
+                        "PNG or WebP)")
+                texts["photo"] = ""
         links = []
         entries = fields.get("links") or []
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -116,5 +133,25 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
                 links.append(SpeakerLink(str(entry.get("name") or link), link))
         speakers[key] = Speaker(key=key, name=texts["name"] or key.strip(), bio=texts["bio"],
                                 affiliation=texts["affiliation"],
+                                pronouns=texts["pronouns"], photo=texts["photo"],
                                 url=url(key, "url", fields.get("url")), links=tuple(links))
     return speakers, problems
+
+
+def photo_problem(site_dir: Path, photo: str) -> str | None:
+    """Why `photo` cannot be a speaker's photo, or None: it must name an image file of
+    the site by a relative path, outside hidden folders and not through a link that
+    leads out of the site (links.py)."""
+    parts = photo.split("/")
+    if photo.startswith("/") or "\\" in photo or any(p in ("", "..") or p.startswith(".")
+                                                     for p in parts):
+        return f"{photo!r} is not a relative path inside the site"
+    if not photo.lower().endswith(PHOTO_SUFFIXES):
+        return f"{photo!r} is not a JPEG, PNG or WebP image"
+    file = site_dir.joinpath(*parts)
+    link = on_the_way(file, site_dir, real(site_dir))
+    if link is not None:
+        return link.message
+    if not file.is_file():
+        return f"there is no file {photo!r} in the site folder"
+    return None
