@@ -25,14 +25,14 @@ def opened(data: bytes) -> Image.Image:
 def test_a_card_is_1200_by_630_and_the_same_every_time() -> None:
     first = draw(CARD)
     image = opened(first)
-    assert image.size == (1200, 630) and image.format == "PNG"
+    assert image.size == (1200, 630) and image.format == "JPEG"
     assert first == draw(CARD)
 
 
-def test_over_a_photo_it_is_a_darkened_jpeg() -> None:
+def test_over_a_photo_it_is_darkened() -> None:
     photo = Image.new("RGB", (2000, 1500), (250, 250, 250))
     image = opened(draw(CARD, background=photo))
-    assert image.format == "JPEG" and image.size == (1200, 630)
+    assert image.size == (1200, 630)
     assert max(image.getpixel((1190, 320))) < 120  # dark enough under white text
 
 
@@ -40,7 +40,8 @@ def test_a_long_title_stays_on_three_lines_inside_the_margins() -> None:
     long = Card(" ".join(["Extraordinarily"] * 40), "", "", "")
     image = opened(draw(long))
     blank = Image.new("RGB", image.size, long.colour)
-    box = ImageChops.difference(image, blank).getbbox()
+    drawn = ImageChops.difference(image, blank).convert("L").point(lambda v: 255 * (v > 60))
+    box = drawn.getbbox()  # where the text is, not the noise of JPEG
     assert box is not None
     left, top, right, bottom = box
     assert left >= cards.MARGIN - 2 and right <= 1200 - cards.MARGIN + 2 and bottom < 630
