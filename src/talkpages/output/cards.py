@@ -8,8 +8,7 @@ see `FONT_FILES`); without one, Pillow's own font, which has Latin letters only.
 wraps at spaces, or between any two characters in scripts written without spaces
 (Chinese, Japanese), on at most three lines, in the largest size that fits (64 down to
 40 pixels); what does not fit ends in "…". A card takes about 10 ms (fonts loaded once,
-JPEG): 100 CPU-seconds for 10,000 talks, which is why a site does not draw one for
-every talk of its past (see where cards are planned).
+JPEG): 100 CPU-seconds for 10,000 talks, ten times what their pages take.
 """
 
 from __future__ import annotations
