@@ -302,6 +302,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from .importers import import_site
+    from .importers.report import summary
 
     console = _console(args)
     if args.source.exists() and not args.source.is_dir():
@@ -323,6 +324,8 @@ def _import(args: argparse.Namespace) -> int:
         console.info("; ".join(parts))
         if report.config_note:
             console.info(report.config_note)
+        for line in summary(report):
+            console.info(line)
     if report.failed:
         console.error(f"talkpages: {plural(len(report.failed), 'file')} not imported; "
                       "see the messages above")

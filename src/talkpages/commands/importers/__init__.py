@@ -17,7 +17,6 @@ all, naive times are read as UTC, and a warning says so.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -26,31 +25,17 @@ import tomli_w
 
 from ...content.config import CONFIG_NAME, Config, check_timezone, load_config
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
-from ...diagnostics import Diagnostic, Severity, display_path
+from ...diagnostics import Diagnostic, display_path
 from ..console import plural
 from ..safefile import create_new
 from . import academicpages, hugo
-from .convert import Candidate, Converter
+from .convert import Converter
+from .names import choose
+from .report import ImportReport
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
 ANCESTORS = "the folder or the folders above it"
 ZONE_KEYS = {"hugo": ("timeZone", "Hugo config"), "academicpages": ("timezone", "_config.yml")}
-
-
-@dataclass
-class ImportReport:
-    source: Path
-    found: int = 0  # talk files found
-    written: list[Path] = field(default_factory=list)
-    unchanged: list[Path] = field(default_factory=list)  # imported by an earlier run
-    copied: int = 0  # bundle files
-    failed: list[Path] = field(default_factory=list)  # not converted: see problems
-    problems: list[Diagnostic] = field(default_factory=list)
-    config_note: str = ""  # what became of the zone
-
-    @property
-    def ok(self) -> bool:
-        return not any(p.is_error for p in self.problems)
 
 
 def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
@@ -84,7 +69,11 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config))
     zoned = 0  # talks whose naive times were read in the old site's zone
-    for candidate in _choose(candidates, report):
+    choice = choose(candidates)
+    report.problems += choice.problems
+    report.skipped += choice.skipped
+    report.renamed += [(c.path, old, c.name) for c, old in choice.renamed]
+    for candidate in choice.chosen:
         try:
             outcome = converter.convert(candidate)
         except OSError as exc:  # a read-only or full disk, an unreadable bundle file
@@ -227,35 +216,3 @@ def _existing_slugs(site_dir: Path, config: Config) -> dict[str, Path]:
         talk, _ = load_talk(path, slug, config, files, through_links=True)
         taken[(talk.slug if talk else slug).lower()] = path
     return taken
-
-
-def _choose(candidates: list[Candidate], report: ImportReport) -> list[Candidate]:
-    """One file per name: the default language's, the source rather than its render."""
-    groups: dict[str, list[Candidate]] = {}
-    for candidate in candidates:
-        groups.setdefault(candidate.name.lower(), []).append(candidate)
-    chosen = []
-    for group in groups.values():
-        group.sort(key=lambda c: c.rank)
-        winner = group[0]
-        chosen.append(winner)
-        for other in group[1:]:
-            report.problems.append(_skipped(other, winner))
-    return sorted(chosen, key=lambda c: str(c.path))
-
-
-def _skipped(other: Candidate, winner: Candidate) -> Diagnostic:
-    severity: Severity = "warning"
-    hint: str | None = None
-    if other.language != winner.language:
-        message = (f"not imported: the {other.language or 'default'}-language version of "
-                   f"{winner.path}, which is imported; a talkpages site has one language")
-        hint = "to publish this language too, import its folder into a site of its own"
-    elif (other.path.parent == winner.path.parent
-          and other.path.stem.lower() == winner.path.stem.lower()):
-        message = f"not imported: the rendered copy of {winner.path.name}, which is imported"
-    else:
-        message = f"not imported: {winner.path} has the same name, {winner.name!r}"
-        hint = "rename one of them (or give it a `slug`) and import again"
-        severity = "error"
-    return Diagnostic(other.path, message, severity=severity, hint=hint)

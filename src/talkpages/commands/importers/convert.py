@@ -47,6 +47,7 @@ class Candidate:
     bundle: Path | None = None  # the folder whose other files go with it
     language: str | None = None
     rank: tuple[Any, ...] = ()  # among files with the same name, the lowest wins
+    place: str = ""  # its address on the old site, such as "event/2019/joker"
 
     @property
     def target(self) -> Path:

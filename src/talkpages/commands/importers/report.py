@@ -1,0 +1,42 @@
+"""What an import did, and the short migration report `talkpages import` prints: the
+talks imported, renamed and skipped (with why), how times without a zone were read,
+bodies with raw HTML, authors that became speakers, and the settings carried over."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...diagnostics import Diagnostic, display_path
+from ..console import plural
+
+
+@dataclass
+class ImportReport:
+    source: Path
+    found: int = 0  # talk files found
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)  # imported by an earlier run
+    copied: int = 0  # bundle files
+    failed: list[Path] = field(default_factory=list)  # not converted: see problems
+    problems: list[Diagnostic] = field(default_factory=list)
+    config_note: str = ""  # what became of the zone
+    renamed: list[tuple[Path, str, str]] = field(default_factory=list)  # file, old, new name
+    skipped: list[tuple[Path, str]] = field(default_factory=list)  # file, why
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.is_error for p in self.problems)
+
+
+def summary(report: ImportReport) -> list[str]:
+    """The migration report: a few lines after the messages of each file."""
+    lines = []
+    if report.renamed:
+        lines.append(f"Renamed {plural(len(report.renamed), 'talk')} whose folder name "
+                     "another talk has too (the old address is kept as an alias):")
+        lines += [f"  {display_path(path)} -> {new}" for path, _, new in report.renamed]
+    if report.skipped:
+        lines.append(f"Skipped {plural(len(report.skipped), 'file')}:")
+        lines += [f"  {display_path(path)}: {why}" for path, why in report.skipped]
+    return lines
