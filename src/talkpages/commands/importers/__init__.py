@@ -29,6 +29,7 @@ from ...diagnostics import Diagnostic, display_path
 from ..console import plural
 from ..safefile import create_new
 from . import academicpages, hugo
+from .authors import import_speakers
 from .convert import Converter
 from .names import choose
 from .report import ImportReport
@@ -69,6 +70,7 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config))
     zoned = 0  # talks whose naive times were read in the old site's zone
+    named: set[str] = set()  # the authors of the talks imported
     choice = choose(candidates)
     report.problems += choice.problems
     report.skipped += choice.skipped
@@ -91,8 +93,13 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
         if outcome.failed:
             report.failed.append(candidate.path)
         zoned += outcome.zoned
+        if outcome.written or outcome.unchanged:
+            named.update(outcome.authors)
     if root is None and zoned:
         report.problems.append(_unknown_zone(kind, source, zoned))
+    if kind == "hugo" and named:
+        content = hugo.content_dirs(root, config)[0] if root else source / "content"
+        report.authors = import_speakers(content, named, site_dir, report.problems)
     if write_config and (report.written or report.unchanged):
         _write_config(site_dir, zone, report)
     return report

@@ -85,6 +85,7 @@ class Outcome:
     copied: int = 0
     problems: list[Diagnostic] = field(default_factory=list)
     zoned: bool = False  # its times were read in the old site's zone: naive, timed
+    authors: tuple[str, ...] = ()  # as the talk names them
 
     @property
     def failed(self) -> bool:
@@ -197,6 +198,7 @@ class Converter:
                 candidate.path, f"not imported: the slug {talk.slug!r} belongs to {owner}",
                 1, 1, hint="give one of them another `slug = \"…\"`"))
             return outcome
+        outcome.authors = talk.authors
         outcome.problems += self._remarks(candidate, talk, fm, adapted, files)
         self._write(candidate, target, document.encode("utf-8"), files, outcome)
         if not outcome.failed:

@@ -23,6 +23,7 @@ class ImportReport:
     config_note: str = ""  # what became of the zone
     renamed: list[tuple[Path, str, str]] = field(default_factory=list)  # file, old, new name
     skipped: list[tuple[Path, str]] = field(default_factory=list)  # file, why
+    authors: dict[str, str] = field(default_factory=dict)  # id in talks -> speaker's name
 
     @property
     def ok(self) -> bool:
@@ -39,4 +40,9 @@ def summary(report: ImportReport) -> list[str]:
     if report.skipped:
         lines.append(f"Skipped {plural(len(report.skipped), 'file')}:")
         lines += [f"  {display_path(path)}: {why}" for path, why in report.skipped]
+    if report.authors:
+        lines.append(f"{plural(len(report.authors), 'author')} of the old site in "
+                     "speakers.toml, with the name, bio and links of their profile: "
+                     + ", ".join(f"{key} = {name}" if key != name else key
+                                 for key, name in sorted(report.authors.items())))
     return lines

@@ -1,0 +1,145 @@
+"""`talkpages import hugo`: what the old site meant survives the move: talks in nested
+folders with one name, author profiles, and more (one small site a test)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from talkpages.commands.importers import import_site
+from talkpages.content.frontmatter import split
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def yaml_talk(title: str, date: str, extra: str = "") -> str:
+    return f"---\ntitle: {title}\ndate: {date}\n{extra}---\nBody.\n"
+
+
+def test_nested_folders_with_one_name_are_all_imported_under_names_of_their_own(
+        tmp_path: Path, run_cli) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": 'title = "Old"\n',
+        "content/event/2018/joker/index.md": yaml_talk("Joker 2018", "2018-10-19T10:00:00"),
+        "content/event/2019/joker/index.md": yaml_talk("Joker 2019", "2019-10-25T10:00:00"),
+        "content/event/2019/devoxx/index.md": yaml_talk("Devoxx", "2019-11-05T10:00:00"),
+        "content/talk/same/index.md": yaml_talk("Same A", "2017-03-01T10:00:00"),
+        "content/talk/same.md": yaml_talk("Same B", "2016-03-01T10:00:00"),
+    })
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0, err
+    names = sorted(p.relative_to(site / "talks").as_posix()
+                   for p in (site / "talks").rglob("*.md"))
+    assert names == ["devoxx/index.md", "joker-2018/index.md", "joker-2019/index.md",
+                     "same-2016.md", "same-2017/index.md"]
+    joker = split((site / "talks/joker-2019/index.md").read_text()).data
+    assert joker["aliases"] == ["/event/2019/joker/"]
+    assert split((site / "talks/devoxx/index.md").read_text()).data["aliases"] == [
+        "/event/2019/devoxx/"]
+    assert "Imported 5 talks" in out
+    assert "Renamed 4 talks" in out and "joker-2019" in out
+    assert "not imported" not in err
+
+
+def test_a_page_slug_or_url_gives_the_old_address(tmp_path: Path) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": "",
+        "content/talk/a.md": yaml_talk("A", "2019-01-01", "slug: first\n"),
+        "content/talk/b.md": yaml_talk("B", "2019-01-02", "url: /talks/bee\n"
+                                       "aliases: [/old/b/]\n"),
+    })
+    site = tmp_path / "site"
+    import_site("hugo", source, site)
+    assert split((site / "talks/a.md").read_text()).data["aliases"] == ["/talk/first/"]
+    assert split((site / "talks/b.md").read_text()).data["aliases"] == ["/old/b/",
+                                                                         "/talks/bee/"]
+
+
+def test_the_summary_counts_every_file_not_imported(tmp_path: Path, run_cli) -> None:
+    broken = "---\ntitle: [\n---\n"
+    source = write(tmp_path / "old", {
+        "config.toml": "",
+        **{f"content/talk/{n}.md": broken for n in ("a", "b", "c")},
+    })
+    code, _, err = run_cli("import", "hugo", str(source), "-s", str(tmp_path / "site"))
+    assert code == 1
+    assert err.count(": error:") == 3 and "3 files not imported" in err
+
+
+PROFILE = """---
+title: Ada Example
+role: Professor of Computing
+organizations:
+  - name: Example University
+    url: https://example.edu
+bio: Short bio.
+social:
+  - icon: github
+    icon_pack: fab
+    link: https://github.com/ada-example
+  - icon: envelope
+    icon_pack: fas
+    link: "/#contact"
+  - icon: globe
+    link: https://ada.example.org
+superuser: true
+---
+Ada works on *compilers*.
+"""
+
+
+def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
+        tmp_path: Path, run_cli) -> None:
+    from talkpages.content.speakers import load_speakers
+
+    source = write(tmp_path / "old", {
+        "config.toml": "",
+        "content/authors/admin/_index.md": PROFILE,
+        "content/authors/bob-builder/_index.md": "---\nname: Bob Builder\nbio: Builds.\n---\n",
+        "content/authors/nobody/_index.md": "---\ntitle: Not In Any Talk\n---\n",
+        "content/talk/a.md": yaml_talk("A", "2019-01-01", "authors: [admin, Bob Builder, "
+                                       "Guest Person]\n"),
+    })
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0, err
+    speakers, problems = load_speakers(site)
+    assert not problems
+    assert sorted(speakers) == ["Bob Builder", "admin"]
+    ada = speakers["admin"]
+    assert ada.name == "Ada Example" and ada.bio == "Ada works on *compilers*."
+    assert ada.affiliation == "Professor of Computing, Example University"
+    assert ada.url == "https://ada.example.org"
+    assert [(link.name, link.url) for link in ada.links] == [
+        ("GitHub", "https://github.com/ada-example")]
+    assert speakers["Bob Builder"].bio == "Builds."
+    assert "/#contact" in err  # left out, with a remark
+    assert "admin = Ada Example" in out
+    # the talk keeps its ids; the built page shows the name
+    assert 'authors = [\n    "admin",' in (site / "talks/a.md").read_text()
+    built = tmp_path / "public"
+    code, _, err = run_cli("build", "-s", str(site), "-o", str(built))
+    assert code == 0, err
+    page = (built / "a/index.html").read_text()
+    assert "Ada Example" in page and ">admin<" not in page
+    # a second import leaves the file as it is, and says nothing of it
+    before = (site / "speakers.toml").read_bytes()
+    code, _, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0 and "left as it is" not in err
+    assert (site / "speakers.toml").read_bytes() == before
+
+
+def test_an_existing_speakers_file_is_never_changed(tmp_path: Path) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": "", "content/authors/admin/_index.md": PROFILE,
+        "content/talk/a.md": yaml_talk("A", "2019-01-01", "authors: [admin]\n")})
+    site = write(tmp_path / "site", {"speakers.toml": '[someone]\nname = "Some One"\n'})
+    report = import_site("hugo", source, site)
+    assert (site / "speakers.toml").read_text() == '[someone]\nname = "Some One"\n'
+    assert any("no entry for admin" in p.message for p in report.problems)
