@@ -143,3 +143,29 @@ def test_an_existing_speakers_file_is_never_changed(tmp_path: Path) -> None:
     report = import_site("hugo", source, site)
     assert (site / "speakers.toml").read_text() == '[someone]\nname = "Some One"\n'
     assert any("no entry for admin" in p.message for p in report.problems)
+
+
+def test_a_bundles_own_pdf_becomes_its_pdf_link_and_check_is_content(
+        tmp_path: Path, run_cli) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": "",
+        "content/talk/deep-dive/index.md": yaml_talk("Deep dive", "2019-01-01T10:00:00"),
+        "content/talk/paper/index.md": yaml_talk("Paper", "2019-02-01T10:00:00",
+                                                 "url_pdf: https://example.org/p.pdf\n"),
+        "content/talk/bare/index.md": yaml_talk("Bare", "2019-03-01T10:00:00"),
+    })
+    for folder in ("deep-dive", "paper"):
+        (source / f"content/talk/{folder}/{folder}.pdf").write_bytes(b"%PDF-1.4\n")
+    (source / "content/talk/bare/notes.pdf").write_bytes(b"%PDF-1.4\n")
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0, err
+    deep = split((site / "talks/deep-dive/index.md").read_text()).data
+    assert deep["url_pdf"] == "deep-dive.pdf"
+    paper = split((site / "talks/paper/index.md").read_text()).data
+    assert paper["url_pdf"] == "https://example.org/p.pdf"
+    assert paper["url_slides"] == "paper.pdf"
+    assert "url_pdf" not in split((site / "talks/bare/index.md").read_text()).data
+    assert "deep-dive.pdf" in out
+    code, _, err = run_cli("check", "-s", str(site))
+    assert err.count("no slides or video") == 1 and "bare/index.md" in err

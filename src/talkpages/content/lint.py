@@ -9,7 +9,8 @@ the line of the field concerned:
   read (`header`, `weight`, `publication_types`…); only near misses are reported.
   The known keys are `fields.KNOWN_KEYS`, read when the check runs, and the `url_*`
   link kinds;
-- a past talk with no slides and no video;
+- a past talk with no slides, no PDF and no video (Wowchemy's talks show their slides
+  as a PDF: `url_pdf`, or the bundle's PDF that the importer names there);
 - an upcoming talk with no link to its event;
 - a `location` with no `timezone` on a site whose talks are in several zones;
 - a relative `url_*` link that points at no file of the talk's bundle.
@@ -37,7 +38,7 @@ sitemap menu menus iscjklanguage header slides subtitle selected highlight
 publication publication_short publication_types abstract_short event_short
 location_short profile show_date show_related summary_short
 """.split())
-MEDIA_KINDS = ("slides", "video")
+MEDIA_KINDS = ("slides", "video", "pdf")
 
 
 def lint_site(site: Site) -> list[Diagnostic]:

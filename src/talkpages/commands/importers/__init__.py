@@ -68,7 +68,8 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
     converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",
                           static_dir=_static_dir(kind, root or source),
-                          taken=_existing_slugs(site_dir, target_config))
+                          taken=_existing_slugs(site_dir, target_config),
+                          adjusters=[hugo.bundle_pdf] if kind == "hugo" else [])
     zoned = 0  # talks whose naive times were read in the old site's zone
     named: set[str] = set()  # the authors of the talks imported
     choice = choose(candidates)
@@ -95,6 +96,7 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
         zoned += outcome.zoned
         if outcome.written or outcome.unchanged:
             named.update(outcome.authors)
+            report.changes += [(candidate.path, change) for change in outcome.changes]
     if root is None and zoned:
         report.problems.append(_unknown_zone(kind, source, zoned))
     if kind == "hugo" and named:

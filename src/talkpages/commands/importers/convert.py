@@ -62,9 +62,14 @@ class Adapted:
     data: dict[str, Any]
     lines: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # remarks for the report
+    changes: list[str] = field(default_factory=list)  # what the importer changed, for it
 
 
 Adapter = Callable[[FrontMatter, Candidate], Adapted]
+# The importer's own changes to a talk, made once its fields are known to be read as the
+# old site read them: the bundle's PDF as `url_pdf`, a zone for its times (returns
+# remarks for the report, changes `Adapted.data` in place).
+Adjuster = Callable[[Candidate, Adapted, tuple[str, ...]], list[str]]
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,7 @@ class Outcome:
     problems: list[Diagnostic] = field(default_factory=list)
     zoned: bool = False  # its times were read in the old site's zone: naive, timed
     authors: tuple[str, ...] = ()  # as the talk names them
+    changes: list[str] = field(default_factory=list)  # what the importer changed
 
     @property
     def failed(self) -> bool:
@@ -143,7 +149,8 @@ class Converter:
     def __init__(self, site_dir: Path, adapt: Adapter, source_config: Config,
                  target_config: Config, *, source: Path, direct: bool,
                  static_dir: Path | None = None,
-                 taken: Mapping[str, Path] | None = None) -> None:
+                 taken: Mapping[str, Path] | None = None,
+                 adjusters: Iterable[Adjuster] = ()) -> None:
         self.site_dir = site_dir
         self.source = source  # the site imported from: links are followed inside it
         self.root = links.real(self.source)
@@ -153,6 +160,7 @@ class Converter:
         self.direct = direct  # the loader reads these files as they are (Hugo's)
         self.static_dir = static_dir
         self.taken = dict(taken or {})  # slug -> the file that has it
+        self.adjusters = tuple(adjusters)
 
     def convert(self, candidate: Candidate) -> Outcome:
         outcome = Outcome()
@@ -178,9 +186,17 @@ class Converter:
             return outcome
         if self.direct:
             as_is, _ = make_talk(fm, candidate.path, slug, self.source_config, files)
-            changed = differences(as_is, talk) if as_is else ["the whole talk"]
+            changed = differences(as_is, talk, skip={"aliases"}) if as_is else [
+                "the whole talk"]
             if changed:
                 return self._internal(outcome, candidate, changed)
+        adapted.notes += [note for adjust in self.adjusters
+                          for note in adjust(candidate, adapted, files)]
+        if self.adjusters:  # read again, with what the importer changed
+            source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
+            talk, _ = make_talk(source_fm, candidate.path, slug, self.source_config, files)
+            if talk is None:
+                return self._internal(outcome, candidate, ["the whole talk"])
         outcome.zoned = (isinstance(talk.schedule.start, datetime) and talk.schedule.zone
                          is not None and not _own(adapted.data, "timezone"))
         document = self._document(adapted.data, fm, talk, text)
@@ -199,6 +215,7 @@ class Converter:
                 1, 1, hint="give one of them another `slug = \"…\"`"))
             return outcome
         outcome.authors = talk.authors
+        outcome.changes = adapted.changes
         outcome.problems += self._remarks(candidate, talk, fm, adapted, files)
         self._write(candidate, target, document.encode("utf-8"), files, outcome)
         if not outcome.failed:
@@ -371,9 +388,9 @@ def to_toml(key: str, value: Any) -> Any:
     return value
 
 
-def differences(a: Talk, b: Talk) -> list[str]:
+def differences(a: Talk, b: Talk, skip: Iterable[str] = ()) -> list[str]:
     """The fields in which two readings of a talk differ (params and the file aside)."""
-    skip = {"source", "params", "modified", "bundle_files"}
+    skip = {"source", "params", "modified", "bundle_files", *skip}
     return [f.name for f in dataclasses.fields(Talk) if f.name not in skip
             and _comparable(getattr(a, f.name)) != _comparable(getattr(b, f.name))]
 

@@ -280,6 +280,29 @@ def _alias(out: dict[str, Any], candidate: Candidate) -> None:
         out[key] = [*aliases, old]
 
 
+def bundle_pdf(candidate: Candidate, adapted: Adapted, files: tuple[str, ...]) -> list[str]:
+    """Wowchemy shows a PDF button for a bundle's `<folder>.pdf`: it becomes `url_pdf`
+    (or `url_slides` when the page has a `url_pdf` of its own already)."""
+    if candidate.bundle is None:
+        return []
+    wanted = f"{candidate.bundle.name}.pdf".lower()
+    pdf = next((name for name in files if name.lower() == wanted), None)
+    if pdf is None:
+        return []
+    data = adapted.data
+    present = {k.lower(): v for k, v in data.items() if v not in (None, "", [])}
+    if any(str(v).strip().lstrip("./") == pdf for k, v in present.items()
+           if k.startswith("url_")):
+        return []
+    key = next((k for k in ("url_pdf", "url_slides") if k not in present), None)
+    if key is None:
+        return []
+    data.pop(next((k for k in data if k.lower() == key), key), None)
+    data[key] = pdf
+    adapted.changes.append(f"{key} = {pdf!r}, the PDF the old site showed a button for")
+    return []
+
+
 def _line(fm: FrontMatter, source_key: str, key: str, lines: dict[str, int]) -> None:
     line = fm.line_of(source_key)
     if line is not None:

@@ -24,6 +24,7 @@ class ImportReport:
     renamed: list[tuple[Path, str, str]] = field(default_factory=list)  # file, old, new name
     skipped: list[tuple[Path, str]] = field(default_factory=list)  # file, why
     authors: dict[str, str] = field(default_factory=dict)  # id in talks -> speaker's name
+    changes: list[tuple[Path, str]] = field(default_factory=list)  # file, what changed
 
     @property
     def ok(self) -> bool:
@@ -40,6 +41,9 @@ def summary(report: ImportReport) -> list[str]:
     if report.skipped:
         lines.append(f"Skipped {plural(len(report.skipped), 'file')}:")
         lines += [f"  {display_path(path)}: {why}" for path, why in report.skipped]
+    if report.changes:
+        lines.append(f"Added from the old site's conventions ({len(report.changes)}):")
+        lines += [f"  {display_path(path)}: {what}" for path, what in report.changes]
     if report.authors:
         lines.append(f"{plural(len(report.authors), 'author')} of the old site in "
                      "speakers.toml, with the name, bio and links of their profile: "
