@@ -169,3 +169,67 @@ def test_a_bundles_own_pdf_becomes_its_pdf_link_and_check_is_content(
     assert "deep-dive.pdf" in out
     code, _, err = run_cli("check", "-s", str(site))
     assert err.count("no slides or video") == 1 and "bare/index.md" in err
+
+
+ZONE_SITE = {
+    "config.toml": 'title = "Old"\n',  # no timeZone, as most Hugo sites
+    "content/talk/naive.md": yaml_talk("Naive", "2019-05-22T14:00:00",
+                                       "location: Santiago, Chile\n"),
+    "content/talk/widget.md": yaml_talk("Widget", "2019-06-10T15:00:00Z") +
+    '<div class="atcb" data-tz="America/Santiago"></div>\n',
+    "content/talk/late.md": yaml_talk("Real UTC", "2019-06-11T01:00:00Z"),
+    "content/talk/day.md": yaml_talk("A day", "2019-07-01T00:00:00Z",
+                                     "location: Online\n"),
+}
+
+
+def test_times_without_a_zone_are_counted_and_the_files_hints_offered(
+        tmp_path: Path, run_cli) -> None:
+    source = write(tmp_path / "old", ZONE_SITE)
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0, err
+    assert "Times with no zone: 1 talk naive, read in UTC" in out
+    assert "Times written with Z: 3 talks; 3 kept as UTC: if they are local times" in out
+    assert "naive.md: America/Santiago, as its location, 'Santiago, Chile', is in " \
+        "America/Santiago; read as UTC" in out
+    assert "widget.md: America/Santiago, as the file names America/Santiago" in out
+    assert "late.md" not in out and "day.md" not in out  # nothing to suggest
+    # never applied: the times are as written
+    assert split((site / "talks/widget.md").read_text()).data["date"].isoformat() == \
+        "2019-06-10T15:00:00+00:00"
+    assert "timezone" not in split((site / "talks/naive.md").read_text()).data
+
+
+def test_timezone_and_assume_local_z_read_the_times_as_local(tmp_path: Path,
+                                                             run_cli) -> None:
+    source = write(tmp_path / "old", ZONE_SITE)
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "hugo", str(source), "-s", str(site),
+                             "--timezone", "America/Santiago", "--assume-local-z")
+    assert code == 0, err
+    assert 'timezone = "America/Santiago"' in (site / "talkpages.toml").read_text()
+    data = {name: split((site / f"talks/{name}.md").read_text()).data["date"].isoformat()
+            for name in ("naive", "widget", "late", "day")}
+    assert data == {"naive": "2019-05-22T14:00:00", "widget": "2019-06-10T15:00:00",
+                    "late": "2019-06-11T01:00:00+00:00",  # 21:00 there: real UTC
+                    "day": "2019-07-01T00:00:00"}
+    assert "read in America/Santiago (--timezone)" in out
+    assert "2 read as local times of America/Santiago (--assume-local-z); 1 kept as UTC" in out
+    assert "Zones the files suggest" not in out  # they agree with how times were read
+    built = tmp_path / "public"
+    assert run_cli("build", "-s", str(site), "-o", str(built))[0] == 0
+    assert "DTSTART;TZID=America/Santiago:20190610T150000" in \
+        (built / "calendar.ics").read_text()
+
+
+def test_assume_local_z_without_a_zone_and_a_wrong_zone_are_refused(tmp_path: Path,
+                                                                    run_cli) -> None:
+    source = write(tmp_path / "old", ZONE_SITE)
+    site = tmp_path / "site"
+    code, _, err = run_cli("import", "hugo", str(source), "-s", str(site), "--assume-local-z")
+    assert code == 1 and "--assume-local-z needs the zone" in err
+    assert not (site / "talks").exists()
+    code, _, err = run_cli("import", "hugo", str(source), "-s", str(site),
+                           "--timezone", "America/Santiaho")
+    assert code == 2 and "America/Santiago" in err  # argparse: with the close names

@@ -302,14 +302,16 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from .importers import import_site
-    from .importers.report import summary
+    from .importers.report import ImportOptions, summary
 
     console = _console(args)
     if args.source.exists() and not args.source.is_dir():
         console.diagnostics([_not_a_folder(args.source)])
         console.error("talkpages: nothing was imported")
         return 1
-    report = import_site(args.kind, args.path, args.source)
+    options = ImportOptions(timezone=args.timezone, assume_local_z=args.assume_local_z,
+                            unsafe_html=args.unsafe_html)
+    report = import_site(args.kind, args.path, args.source, options)
     console.diagnostics(report.problems, grouped=True)
     for path in report.written:
         console.detail(f"  wrote {display_path(path)}")

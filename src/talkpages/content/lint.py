@@ -13,12 +13,15 @@ the line of the field concerned:
   as a PDF: `url_pdf`, or the bundle's PDF that the importer names there);
 - an upcoming talk with no link to its event;
 - a `location` with no `timezone` on a site whose talks are in several zones;
+- a site whose timed talks all start at whole hours of UTC in several places: local
+  times of each venue, most likely, read as UTC (sites moved from Hugo often are);
 - a relative `url_*` link that points at no file of the talk's bundle.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -45,7 +48,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
     """Every warning of every talk of `site` (a site that loaded without errors)."""
     matters = {talk: _front_matter(talk.source) for talk in site.talks}
     zones = site_zones(site, matters)
-    warnings: list[Diagnostic] = []
+    warnings: list[Diagnostic] = utc_round_hours(site, matters)
     for talk, fm in matters.items():
         if fm is None:
             continue
@@ -178,6 +181,34 @@ def missing_timezone(talk: Talk, fm: FrontMatter, site: Site,
                      f"zones ({listed}): {how}",
                      'add `timezone = "…"`, the IANA name of the venue\'s zone, such as '
                      '"Europe/Madrid"')]
+
+
+def utc_round_hours(site: Site, matters: dict[Talk, FrontMatter | None]) -> list[Diagnostic]:
+    """One warning for a site whose times look local but are read as UTC."""
+    timed = [t for t in site.talks if isinstance(t.schedule.start, datetime)
+             and not t.schedule.all_day]
+    places = {t.location.strip().lower(): t.location.strip() for t in timed
+              if t.location.strip() and "online" not in t.location.lower()}
+    if len(timed) < 2 or len(places) < 2:
+        return []
+    for talk in timed:
+        start = talk.schedule.start
+        assert isinstance(start, datetime)
+        if (talk.schedule.zone not in (None, "UTC", "Etc/UTC")
+                or start.utcoffset() != timedelta(0) or start.minute or start.second):
+            return []
+    first = timed[0]
+    fm = matters.get(first)
+    named = ", ".join(sorted(places.values())[:3]) + (", …" if len(places) > 3 else "")
+    message = (f"all {len(timed)} timed talks start at whole hours of UTC, in "
+               f"{len(places)} places ({named}): they are most likely each venue's local "
+               "time, read as UTC")
+    hint = ('give each talk its venue\'s `timezone = "…"` and write its time without `Z`, '
+            'or set `timezone` in talkpages.toml if all are in one zone')
+    if fm is None:
+        return [Diagnostic(first.source, message, severity="warning", hint=hint)]
+    key = next((k for k in ("event_start", "time_start", "date") if fm.line_of(k)), None)
+    return [_warning(first, fm, key, message, hint)]
 
 
 # Links into the bundle ---------------------------------------------------------------

@@ -32,15 +32,18 @@ from . import academicpages, hugo
 from .authors import import_speakers
 from .convert import Converter
 from .names import choose
-from .report import ImportReport
+from .report import ImportOptions, ImportReport
+from .zones import ZoneReading
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
 ANCESTORS = "the folder or the folders above it"
 ZONE_KEYS = {"hugo": ("timeZone", "Hugo config"), "academicpages": ("timezone", "_config.yml")}
 
 
-def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
+def import_site(kind: str, source: Path, site_dir: Path,
+                options: ImportOptions | None = None) -> ImportReport:
     report = ImportReport(source=source)
+    options = options or ImportOptions()
     if kind == "ics":
         from .ics import import_calendar
 
@@ -53,8 +56,15 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
     origins: dict[str, Path] = {}
     config, found = module.read_config(root, origins) if root is not None else ({}, [])
     report.problems += found
-    zone = _source_zone(module, config, source, report)
-    origin = _zone_origin(kind, root, origins.get("timezone"))
+    zone = options.timezone or _source_zone(module, config, source, report)
+    origin = ("--timezone" if options.timezone else
+              _zone_origin(kind, root, origins.get("timezone")))
+    report.zone_origin = origin
+    if options.assume_local_z and zone == "UTC":
+        report.problems.append(Diagnostic(
+            source, "--assume-local-z needs the zone the Z times are local times of",
+            hint="give it with --timezone, such as --timezone America/Santiago"))
+        return report
     target_config, write_config = _target_config(site_dir, zone, origin, report)
     if target_config is None:
         return report
@@ -65,13 +75,15 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
             source, "no talk files found", hint="give the site's folder (holding content/talk/ "
             "or content/event/; _talks/ for academicpages) or a folder of talk files"))
         return report
+    zones = ZoneReading(zone, options.assume_local_z)
     converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config),
-                          adjusters=[hugo.bundle_pdf] if kind == "hugo" else [])
+                          adjusters=[*([hugo.bundle_pdf] if kind == "hugo" else []), zones])
     zoned = 0  # talks whose naive times were read in the old site's zone
     named: set[str] = set()  # the authors of the talks imported
+    imported: set[Path] = set()
     choice = choose(candidates)
     report.problems += choice.problems
     report.skipped += choice.skipped
@@ -95,9 +107,11 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
             report.failed.append(candidate.path)
         zoned += outcome.zoned
         if outcome.written or outcome.unchanged:
+            imported.add(candidate.path)
             named.update(outcome.authors)
             report.changes += [(candidate.path, change) for change in outcome.changes]
-    if root is None and zoned:
+    report.zones = [note for note in zones.notes if note.path in imported]
+    if root is None and zoned and not options.timezone:
         report.problems.append(_unknown_zone(kind, source, zoned))
     if kind == "hugo" and named:
         content = hugo.content_dirs(root, config)[0] if root else source / "content"

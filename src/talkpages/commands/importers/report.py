@@ -9,6 +9,16 @@ from pathlib import Path
 
 from ...diagnostics import Diagnostic, display_path
 from ..console import plural
+from .zones import ZoneNote
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """What `talkpages import` was asked for beyond the paths."""
+
+    timezone: str | None = None  # --timezone: the zone of naive times
+    assume_local_z: bool = False  # --assume-local-z: Z times may be local times too
+    unsafe_html: bool = False  # --unsafe-html: the site's bodies may keep their HTML
 
 
 @dataclass
@@ -25,6 +35,8 @@ class ImportReport:
     skipped: list[tuple[Path, str]] = field(default_factory=list)  # file, why
     authors: dict[str, str] = field(default_factory=dict)  # id in talks -> speaker's name
     changes: list[tuple[Path, str]] = field(default_factory=list)  # file, what changed
+    zones: list[ZoneNote] = field(default_factory=list)  # times written with no zone
+    zone_origin: str = ""  # where the zone of naive times came from
 
     @property
     def ok(self) -> bool:
@@ -34,6 +46,7 @@ class ImportReport:
 def summary(report: ImportReport) -> list[str]:
     """The migration report: a few lines after the messages of each file."""
     lines = []
+    lines += _times(report)
     if report.renamed:
         lines.append(f"Renamed {plural(len(report.renamed), 'talk')} whose folder name "
                      "another talk has too (the old address is kept as an alias):")
@@ -49,4 +62,34 @@ def summary(report: ImportReport) -> list[str]:
                      "speakers.toml, with the name, bio and links of their profile: "
                      + ", ".join(f"{key} = {name}" if key != name else key
                                  for key, name in sorted(report.authors.items())))
+    return lines
+
+
+def _times(report: ImportReport) -> list[str]:
+    naive = [n for n in report.zones if n.kind == "naive"]
+    z_times = [n for n in report.zones if n.kind == "Z"]
+    lines = []
+    if naive:
+        zone = naive[0].read_as
+        lines.append(f"Times with no zone: {plural(len(naive), 'talk')} naive, read in "
+                     f"{zone} ({report.zone_origin})")
+    if z_times:
+        local = [n for n in z_times if n.read_as != "UTC"]
+        kept = len(z_times) - len(local)
+        parts = []
+        if local:
+            parts.append(f"{len(local)} read as local times of {local[0].read_as} "
+                         "(--assume-local-z)")
+        if kept:
+            parts.append(f"{kept} kept as UTC" + ("" if local else
+                         ": if they are local times, import with --timezone ZONE "
+                         "--assume-local-z"))
+        lines.append(f"Times written with Z: {plural(len(z_times), 'talk')}; "
+                     + "; ".join(parts))
+    hinted = [n for n in report.zones if n.hint]
+    if hinted:
+        lines.append(f"Zones the files suggest ({len(hinted)}, not applied: add "
+                     "`timezone = \"…\"` to the talk if right, and drop the Z of its times):")
+        lines += [f"  {display_path(n.path)}: {n.hint[0]}, as {n.hint[1]}; read as "
+                  f"{n.read_as}" for n in hinted if n.hint]
     return lines

@@ -1,0 +1,50 @@
+"""`talkpages check` on sites moved from elsewhere: times that look local but are read
+as UTC, HTML that will be escaped, talks longer than a month."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import NOW, MakeSite, talk
+
+MEDIA = 'url_slides = "https://example.org/s.pdf"'
+
+
+def check(run_cli, site) -> tuple[int, str, str]:
+    return run_cli("check", "-s", str(site), "--now", NOW.isoformat())
+
+
+UTC_ROUND = "all 3 timed talks start at whole hours of UTC, in 2 places"
+
+
+def test_a_site_of_utc_round_hours_in_several_cities_is_warned(make_site: MakeSite,
+                                                                run_cli) -> None:
+    site = make_site({
+        "talks/a.md": talk("A", "2019-05-22T10:00:00", f'location = "Tokyo"\n{MEDIA}'),
+        "talks/b.md": talk("B", "2019-06-22T14:00:00Z", f'location = "Lima"\n{MEDIA}'),
+        "talks/c.md": talk("C", "2019-07-22T09:00:00", f'location = "Tokyo"\n{MEDIA}'),
+        "talks/d.md": talk("D", "2019-08-01", f'location = "Oslo"\n{MEDIA}'),  # all day
+    })
+    code, _, err = check(run_cli, site)
+    assert code == 0
+    assert f"talks/a.md:3:1: warning: {UTC_ROUND} (Lima, Tokyo)" in err
+    assert err.count("whole hours of UTC") == 1
+
+
+@pytest.mark.parametrize("change", [
+    ("talks/c.md", talk("C", "2019-07-22T09:30:00", f'location = "Tokyo"\n{MEDIA}')),
+    ("talks/c.md", talk("C", "2019-07-22T09:00:00",
+                        f'location = "Tokyo"\ntimezone = "Asia/Tokyo"\n{MEDIA}')),
+    ("talks/b.md", talk("B", "2019-06-22T14:00:00Z", f'location = "Tokyo"\n{MEDIA}')),
+    ("talkpages.toml", 'timezone = "Asia/Tokyo"\n'),
+])
+def test_one_place_a_zone_or_a_time_off_the_hour_is_not_warned(
+        make_site: MakeSite, run_cli, change: tuple[str, str]) -> None:
+    files = {
+        "talks/a.md": talk("A", "2019-05-22T10:00:00", f'location = "Tokyo"\n{MEDIA}'),
+        "talks/b.md": talk("B", "2019-06-22T14:00:00Z", f'location = "Lima"\n{MEDIA}'),
+        "talks/c.md": talk("C", "2019-07-22T09:00:00", f'location = "Tokyo"\n{MEDIA}'),
+    }
+    files[change[0]] = change[1]
+    code, _, err = check(run_cli, make_site(files))
+    assert code == 0 and "whole hours of UTC" not in err
