@@ -48,3 +48,25 @@ def test_one_place_a_zone_or_a_time_off_the_hour_is_not_warned(
     files[change[0]] = change[1]
     code, _, err = check(run_cli, make_site(files))
     assert code == 0 and "whole hours of UTC" not in err
+
+
+def test_raw_html_that_will_be_escaped_is_warned(make_site: MakeSite, run_cli) -> None:
+    body = ('Intro.\n\n<p align="center"><img src="x.png"></p>\n\n'
+            '<iframe src="https://example.org/embed"></iframe>\n\n'
+            "Code is fine: `<div>` and\n\n```\n<table>\n```\n\n<https://example.org> too.\n")
+    site = make_site({
+        "talks/html.md": talk("HTML", "2019-05-22T14:00:00", MEDIA, body),
+        "talks/clean.md": talk("Clean", "2019-05-23T14:00:00", MEDIA,
+                               "`<b>` x < y, {{< youtube abc >}}, <a@b.org>"),
+        "talks/abstract.md": talk("Abs", "2019-05-24T14:00:00",
+                                  f'{MEDIA}\nabstract = "A <br> B"'),
+    })
+    code, _, err = check(run_cli, site)
+    assert code == 0
+    assert ("talks/html.md:8:1: warning: the body has raw HTML (<p>, <img>, <iframe>), "
+            "which the site shows as text") in err
+    assert "talks/abstract.md:5:1: warning: `abstract` has raw HTML (<br>)" in err
+    assert "clean.md" not in err
+    (site / "talkpages.toml").write_text("unsafe_html = true\n")
+    code, _, err = check(run_cli, site)
+    assert "raw HTML" not in err

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from talkpages.commands.importers import import_site
 from talkpages.content.frontmatter import split
 
@@ -233,3 +235,67 @@ def test_assume_local_z_without_a_zone_and_a_wrong_zone_are_refused(tmp_path: Pa
     code, _, err = run_cli("import", "hugo", str(source), "-s", str(site),
                            "--timezone", "America/Santiaho")
     assert code == 2 and "America/Santiago" in err  # argparse: with the close names
+
+
+@pytest.mark.parametrize(("config", "language"), [
+    ('languageCode = "ru-ru"\n', "ru-RU"),
+    ('defaultContentLanguage = "ru"\nlanguageCode = "en-us"\n', "ru"),  # template's leftover
+    ('defaultContentLanguage = "ru"\n[languages.ru]\nlanguageCode = "ru"\n'
+     '[languages.en]\nlanguageCode = "en-us"\n', "ru"),
+    ("", "en"),
+])
+def test_the_old_sites_settings_are_carried_over(tmp_path: Path, run_cli, config: str,
+                                                 language: str) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": 'baseURL = "https://example.ru"\ntitle = "Доклады"\n' + config,
+        "content/talk/a.md": yaml_talk("Доклад", "2019-01-01T10:00:00"),
+    })
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0, err
+    settings = (site / "talkpages.toml").read_text()
+    assert 'title = "Доклады"\nbase_url = "https://example.ru/"\n' in settings
+    assert (f'language = "{language}"' in settings) == (language != "en")
+    assert "Settings carried over into talkpages.toml: title" in out
+    built = tmp_path / "public"
+    assert run_cli("build", "-s", str(site), "-o", str(built))[0] == 0
+    assert f'<html lang="{language}"' in (built / "a/index.html").read_text()
+
+
+def test_an_existing_config_is_left_and_what_it_lacks_named(tmp_path: Path, run_cli) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": 'title = "Old talks"\n',
+        "content/talk/a.md": yaml_talk("A", "2019-01-01T10:00:00", extra="") + "<br>\n",
+    })
+    site = write(tmp_path / "site", {"talkpages.toml": 'base_url = "https://new.example/"\n'})
+    code, out, _ = run_cli("import", "hugo", str(source), "-s", str(site), "--unsafe-html")
+    assert code == 0
+    assert (site / "talkpages.toml").read_text() == 'base_url = "https://new.example/"\n'
+    assert ('talkpages.toml exists and is left as it is; the old site\'s settings it does '
+            'not have: title = "Old talks", unsafe_html = true') in out
+
+
+def test_raw_html_is_reported_and_unsafe_html_lets_it_through(tmp_path: Path,
+                                                              run_cli) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": "",
+        "content/talk/video.md": yaml_talk("Video", "2019-01-01T10:00:00") +
+        '\n<iframe src="https://www.youtube-nocookie.com/embed/x"></iframe>\n',
+        "content/talk/centered.md": yaml_talk("Centered", "2019-01-02T10:00:00") +
+        '\n<p align="center">Hi</p>\n',
+        "content/talk/plain.md": yaml_talk("Plain", "2019-01-03T10:00:00") + "\n`<b>`\n",
+    })
+    site = tmp_path / "site"
+    code, out, _ = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0
+    assert ("Raw HTML in 2 talks (<p>, <iframe>): shown as text, as the old site did not; "
+            "if the site is your own, import with --unsafe-html") in out
+    assert "centered.md" in out and "plain.md" not in out
+    assert not (site / "talkpages.toml").exists()  # nothing to carry over
+    other = tmp_path / "own"
+    code, out, _ = run_cli("import", "hugo", str(source), "-s", str(other), "--unsafe-html")
+    assert code == 0 and "let through, as unsafe_html = true says" in out
+    assert "unsafe_html = true" in (other / "talkpages.toml").read_text()
+    built = tmp_path / "public"
+    assert run_cli("build", "-s", str(other), "-o", str(built))[0] == 0
+    assert '<p align="center">Hi</p>' in (built / "centered/index.html").read_text()

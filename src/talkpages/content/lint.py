@@ -15,11 +15,14 @@ the line of the field concerned:
 - a `location` with no `timezone` on a site whose talks are in several zones;
 - a site whose timed talks all start at whole hours of UTC in several places: local
   times of each venue, most likely, read as UTC (sites moved from Hugo often are);
-- a relative `url_*` link that points at no file of the talk's bundle.
+- a relative `url_*` link that points at no file of the talk's bundle;
+- raw HTML in a body, abstract or summary, shown as text on a site without
+  `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -56,6 +59,8 @@ def lint_site(site: Site) -> list[Diagnostic]:
         warnings += missing_media(talk, fm, site)
         warnings += missing_timezone(talk, fm, site, zones)
         warnings += missing_bundle_files(talk, fm)
+        if not site.config.unsafe_html:
+            warnings += escaped_html(talk, fm)
     return warnings
 
 
@@ -250,4 +255,50 @@ def missing_bundle_files(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
                 "single file: it points at nothing",
                 f"make it a page bundle, {talk.source.stem}/index.md with {target} beside "
                 "it, or use a full URL"))
+    return warnings
+
+
+# Raw HTML ------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)",
+                    re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.DOTALL)
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])(?:\s[^<>]*)?/?>|<!--")
+
+
+def raw_html(text: str) -> tuple[list[str], int]:
+    """The HTML elements written in Markdown `text`, outside code (`<iframe>`,
+    `<!-- -->`), each once, in order: what a site without unsafe_html shows as text;
+    and the line of the first, counted from 0."""
+    if "<" not in text:
+        return [], 0
+    def blank(match: re.Match[str]) -> str:
+        return "\n" * match.group(0).count("\n")
+    text = _CODE_SPAN.sub(blank, _FENCE.sub(blank, text))
+    found: list[str] = []
+    first = 0
+    for match in _TAG.finditer(text):
+        name = f"<{match.group(2).lower()}>" if match.group(2) else "<!-- -->"
+        if not found:
+            first = text.count("\n", 0, match.start())
+        if name not in found:
+            found.append(name)
+    return found, first
+
+
+def escaped_html(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    warnings = []
+    for key, text in (("abstract", talk.abstract), ("summary", talk.summary),
+                      (None, talk.body)):
+        tags, first = raw_html(text)
+        if not tags:
+            continue
+        where = f"`{key}`" if key else "the body"
+        line = (fm.line_of(key) if key else fm.body_line + first) or 1
+        listed = ", ".join(tags[:4]) + (", …" if len(tags) > 4 else "")
+        warnings.append(Diagnostic(
+            talk.source, f"{where} has raw HTML ({listed}), which the site shows as text",
+            line, 1, severity="warning",
+            hint="write it as Markdown, or set `unsafe_html = true` in talkpages.toml if "
+                 "you trust every author of a talk file"))
     return warnings

@@ -16,23 +16,22 @@ all, naive times are read as UTC, and a warning says so.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import tomli_w
-
 from ...content.config import CONFIG_NAME, Config, check_timezone, load_config
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...diagnostics import Diagnostic, display_path
 from ..console import plural
-from ..safefile import create_new
 from . import academicpages, hugo
 from .authors import import_speakers
 from .convert import Converter
 from .names import choose
 from .report import ImportOptions, ImportReport
+from .settings import carried, lacking, write_new
 from .zones import ZoneReading
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
@@ -68,6 +67,11 @@ def import_site(kind: str, source: Path, site_dir: Path,
     target_config, write_config = _target_config(site_dir, zone, origin, report)
     if target_config is None:
         return report
+    if write_config:
+        target_config = dataclasses.replace(target_config, unsafe_html=options.unsafe_html)
+    settings = carried(kind, config, origins.get("title") or root, report.problems)
+    if options.unsafe_html:
+        settings["unsafe_html"] = True
     candidates = module.find(source) if kind == "academicpages" else module.find(source, config)
     report.found = len(candidates)
     if not candidates:
@@ -110,14 +114,17 @@ def import_site(kind: str, source: Path, site_dir: Path,
             imported.add(candidate.path)
             named.update(outcome.authors)
             report.changes += [(candidate.path, change) for change in outcome.changes]
+            if outcome.html:
+                report.html.append((candidate.path, outcome.html))
+    report.unsafe_html = target_config.unsafe_html
     report.zones = [note for note in zones.notes if note.path in imported]
     if root is None and zoned and not options.timezone:
         report.problems.append(_unknown_zone(kind, source, zoned))
     if kind == "hugo" and named:
         content = hugo.content_dirs(root, config)[0] if root else source / "content"
         report.authors = import_speakers(content, named, site_dir, report.problems)
-    if write_config and (report.written or report.unchanged):
-        _write_config(site_dir, zone, report)
+    if report.written or report.unchanged:
+        _settings(site_dir, settings, zone if write_config else None, target_config, report)
     return report
 
 
@@ -200,7 +207,7 @@ def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
         report.config_note = (f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone "
                               f"({origin})" if zone != "UTC" else
                               f"Naive times are read as UTC ({origin})")
-        return Config(timezone=zone), zone != "UTC"
+        return Config(timezone=zone), True
     config, problems = load_config(site_dir)
     if any(p.is_error for p in problems):
         report.problems += problems
@@ -213,16 +220,17 @@ def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
     return config, False
 
 
-def _write_config(site_dir: Path, zone: str, report: ImportReport) -> None:
-    path = site_dir / CONFIG_NAME
-    text = ("# Written by `talkpages import`: naive times in the talks are in this zone.\n"
-            + tomli_w.dumps({"timezone": zone}))
-    try:
-        create_new(path, text.encode("utf-8"))
-    except FileExistsError:
-        pass  # written meanwhile: _target_config read it as it was
-    except OSError as exc:
-        report.problems.append(Diagnostic(path, f"cannot write the site config: {exc}"))
+def _settings(site_dir: Path, settings: dict[str, Any], zone: str | None,
+              existing: Config, report: ImportReport) -> None:
+    """A new talkpages.toml with the old site's settings (`zone` given: none exists),
+    or, when one exists, what it lacks named in the report."""
+    if zone is not None:
+        if zone != "UTC":
+            settings["timezone"] = zone
+        if settings and write_new(site_dir, settings, report.problems):
+            report.settings = settings
+        return
+    report.settings_lacking = lacking(existing, settings)
 
 
 def _static_dir(kind: str, source: Path) -> Path | None:

@@ -29,7 +29,7 @@ from ...content.speakers import SPEAKERS_NAME, load_speakers, parse_speakers
 from ...diagnostics import Diagnostic
 from ..safefile import create_new
 from ..scaffold import toml
-from .convert import read_source
+from .sources import read_source
 
 PROFILE_NAMES = ("_index.md", "index.md", "_index.markdown", "index.markdown")
 ICONS = {"github": "GitHub", "gitlab": "GitLab", "twitter": "Twitter", "x-twitter": "X",

@@ -14,7 +14,6 @@ differs is left alone and reported.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -26,15 +25,16 @@ from ...content import links, times
 from ...content.addresses import UNSAFE_HINT, unpublished
 from ...content.config import Config
 from ...content.fields import make_talk
-from ...content.frontmatter import FrontMatter, FrontMatterError, split
-from ...content.loader import BUNDLE_INDEX, MAX_FILE_BYTES, TALKS_DIR
+from ...content.frontmatter import FrontMatter, split
+from ...content.lint import raw_html
+from ...content.loader import BUNDLE_INDEX, TALKS_DIR
 from ...content.model import Talk, slugify
 from ...diagnostics import Diagnostic
 from ..safefile import create_new
 from ..scaffold import toml
+from .sources import bundle_files, raw_body, read_source
 
 DATE_KEYS = frozenset({"date", "date_end", "publishdate", "lastmod", "expirydate", "page_date"})
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 _SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*([\w-]+)")
 
 
@@ -92,55 +92,11 @@ class Outcome:
     zoned: bool = False  # its times were read in the old site's zone: naive, timed
     authors: tuple[str, ...] = ()  # as the talk names them
     changes: list[str] = field(default_factory=list)  # what the importer changed
+    html: list[str] = field(default_factory=list)  # raw HTML elements of its text
 
     @property
     def failed(self) -> bool:
         return any(p.is_error for p in self.problems)
-
-
-def bundle_files(candidate: Candidate, root: str, problems: list[Diagnostic],
-                 ) -> tuple[str, ...]:
-    """The bundle's files to copy: everything but its content files (index.*). Links
-    are followed while they stay inside the site imported from (`root`, its real
-    path), as the build follows them (links.py); one that does not is an error."""
-    if candidate.bundle is None:
-        return ()
-    found = links.walk(candidate.bundle, os.path.realpath(candidate.bundle), root, problems)
-    return tuple(sorted((name for name in found
-                         if "/" in name or not name.lower().startswith("index.")),
-                        key=lambda name: name.split("/")))
-
-
-def read_source(path: Path) -> tuple[str, FrontMatter] | list[Diagnostic]:
-    """The text and front matter of a file, or why they cannot be read."""
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return [Diagnostic(path, "the file is too large to be a talk file", 1, 1)]
-        raw = path.read_bytes()
-    except OSError as exc:
-        return [Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        return [Diagnostic(path, "the file is not UTF-8 text", line, 1,
-                           hint="save it as UTF-8 and import again")]
-    try:
-        return text, split(text)
-    except FrontMatterError as exc:
-        return [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
-
-
-def raw_body(text: str, body_line: int) -> str:
-    """The body exactly as written (line endings included) from line `body_line` on."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    line = 1
-    for match in _NEWLINE.finditer(text):
-        line += 1
-        if line == body_line:
-            return text[match.end():]
-    return ""
 
 
 class Converter:
@@ -168,7 +124,7 @@ class Converter:
         if outside is not None:
             outcome.problems.append(outside)
             return outcome
-        files = bundle_files(candidate, self.root, outcome.problems)
+        files = bundle_files(candidate.bundle, self.root, outcome.problems)
         if outcome.failed:
             return outcome
         read = read_source(candidate.path)
@@ -216,6 +172,8 @@ class Converter:
             return outcome
         outcome.authors = talk.authors
         outcome.changes = adapted.changes
+        outcome.html = list(dict.fromkeys(
+            tag for text in (talk.abstract, talk.summary, talk.body) for tag in raw_html(text)[0]))
         outcome.problems += self._remarks(candidate, talk, fm, adapted, files)
         self._write(candidate, target, document.encode("utf-8"), files, outcome)
         if not outcome.failed:

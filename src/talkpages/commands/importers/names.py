@@ -21,7 +21,8 @@ from pathlib import Path
 from ...content import times
 from ...content.model import slugify
 from ...diagnostics import Diagnostic, Severity
-from .convert import Candidate, read_source
+from .convert import Candidate
+from .sources import read_source
 
 _YEAR = re.compile(r"^(1[0-9]|20)\d\d$")
 

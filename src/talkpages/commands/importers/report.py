@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ...diagnostics import Diagnostic, display_path
 from ..console import plural
@@ -37,6 +38,10 @@ class ImportReport:
     changes: list[tuple[Path, str]] = field(default_factory=list)  # file, what changed
     zones: list[ZoneNote] = field(default_factory=list)  # times written with no zone
     zone_origin: str = ""  # where the zone of naive times came from
+    settings: dict[str, Any] = field(default_factory=dict)  # written to talkpages.toml
+    settings_lacking: dict[str, Any] = field(default_factory=dict)  # not in the existing one
+    html: list[tuple[Path, list[str]]] = field(default_factory=list)  # bodies with raw HTML
+    unsafe_html: bool = False  # the site lets it through
 
     @property
     def ok(self) -> bool:
@@ -57,12 +62,43 @@ def summary(report: ImportReport) -> list[str]:
     if report.changes:
         lines.append(f"Added from the old site's conventions ({len(report.changes)}):")
         lines += [f"  {display_path(path)}: {what}" for path, what in report.changes]
+    lines += _html(report)
     if report.authors:
         lines.append(f"{plural(len(report.authors), 'author')} of the old site in "
                      "speakers.toml, with the name, bio and links of their profile: "
                      + ", ".join(f"{key} = {name}" if key != name else key
                                  for key, name in sorted(report.authors.items())))
+    if report.settings:
+        lines.append("Settings carried over into talkpages.toml: " + ", ".join(
+            f"{key} = {_toml(value)}" for key, value in report.settings.items()))
+    if report.settings_lacking:
+        lines.append("talkpages.toml exists and is left as it is; the old site's settings it "
+                     "does not have: " + ", ".join(
+                         f"{key} = {_toml(value)}"
+                         for key, value in report.settings_lacking.items()))
     return lines
+
+
+def _toml(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else f'"{value}"'
+
+
+def _html(report: ImportReport) -> list[str]:
+    if not report.html:
+        return []
+    tags = list(dict.fromkeys(tag for _, found in report.html for tag in found))
+    listed = ", ".join(tags[:6]) + (", …" if len(tags) > 6 else "")
+    if report.unsafe_html:
+        head = (f"Raw HTML in {plural(len(report.html), 'talk')} ({listed}): let through, "
+                "as unsafe_html = true says (only while every author of a talk file is "
+                "trusted)")
+    else:
+        head = (f"Raw HTML in {plural(len(report.html), 'talk')} ({listed}): shown as text, "
+                "as the old site did not; if the site is your own, import with "
+                "--unsafe-html, or write it as Markdown")
+    files = [f"  {display_path(path)}" for path, _ in report.html[:10]]
+    more = [f"  … and {len(report.html) - 10} more"] if len(report.html) > 10 else []
+    return [head, *files, *more]
 
 
 def _times(report: ImportReport) -> list[str]:
