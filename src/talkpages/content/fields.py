@@ -328,7 +328,8 @@ def _image(f: _Fields, bundle_files: tuple[str, ...]) -> Image | None:
         return None
     return Image(file=file, caption=str(table.get("caption") or ""),
                  alt_text=str(table.get("alt_text") or ""),
-                 focal_point=str(table.get("focal_point") or ""))
+                 focal_point=str(table.get("focal_point") or ""),
+                 preview_only=table.get("preview_only") is True)
 
 
 def _address(f: _Fields) -> Address | None:

@@ -46,6 +46,7 @@ class Image:
     caption: str = ""
     alt_text: str = ""
     focal_point: str = ""
+    preview_only: bool = False  # shown in lists and link previews, not on the talk's page
 
 
 @dataclass(frozen=True, eq=False)
