@@ -299,3 +299,26 @@ def test_raw_html_is_reported_and_unsafe_html_lets_it_through(tmp_path: Path,
     built = tmp_path / "public"
     assert run_cli("build", "-s", str(other), "-o", str(built))[0] == 0
     assert '<p align="center">Hi</p>' in (built / "centered/index.html").read_text()
+
+
+def test_widget_pages_are_skipped_and_a_broken_publish_date_only_drops_itself(
+        tmp_path: Path, run_cli) -> None:
+    source = write(tmp_path / "old", {
+        "config.toml": "",
+        "content/talk/home/index.md": "---\ntitle: Talks\ntype: widget_page\n---\n",
+        "content/talk/hidden/index.md": "+++\ntitle = \"Hidden\"\nheadless = true\n+++\n",
+        "content/talk/_index.md": "---\ntitle: Talks\n---\n",
+        "content/talk/dated.md": yaml_talk("Dated", "2019-01-01T10:00:00",
+                                           "publishDate: 2019-13-45\n"),
+    })
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0, err
+    assert sorted(p.name for p in (site / "talks").iterdir()) == ["dated.md"]
+    assert "Skipped 2 files" in out
+    assert "home/index.md: a widget page (`type: widget_page`)" in out
+    assert "hidden/index.md: a headless page" in out
+    assert "dated.md:4:1: warning: invalid `publishdate`" in err
+    assert "the talk is imported without it" in err
+    data = split((site / "talks/dated.md").read_text()).data
+    assert data["title"] == "Dated" and "publishDate" not in data

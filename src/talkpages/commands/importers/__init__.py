@@ -84,7 +84,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
                           source=source, direct=kind == "hugo",
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config),
-                          adjusters=[*([hugo.bundle_pdf] if kind == "hugo" else []), zones])
+                          adjusters=[*([hugo.bundle_pdf] if kind == "hugo" else []), zones],
+                          skip=hugo.not_a_talk if kind == "hugo" else None)
     zoned = 0  # talks whose naive times were read in the old site's zone
     named: set[str] = set()  # the authors of the talks imported
     imported: set[Path] = set()
@@ -103,6 +104,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
             continue
         report.problems += outcome.problems
         report.copied += outcome.copied
+        if outcome.skipped:
+            report.skipped.append((candidate.path, outcome.skipped))
         if outcome.written:
             report.written.append(outcome.written)
         elif outcome.unchanged:

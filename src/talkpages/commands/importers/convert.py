@@ -93,6 +93,7 @@ class Outcome:
     authors: tuple[str, ...] = ()  # as the talk names them
     changes: list[str] = field(default_factory=list)  # what the importer changed
     html: list[str] = field(default_factory=list)  # raw HTML elements of its text
+    skipped: str | None = None  # why the file is no talk, and was left out
 
     @property
     def failed(self) -> bool:
@@ -106,7 +107,8 @@ class Converter:
                  target_config: Config, *, source: Path, direct: bool,
                  static_dir: Path | None = None,
                  taken: Mapping[str, Path] | None = None,
-                 adjusters: Iterable[Adjuster] = ()) -> None:
+                 adjusters: Iterable[Adjuster] = (),
+                 skip: Callable[[FrontMatter], str | None] | None = None) -> None:
         self.site_dir = site_dir
         self.source = source  # the site imported from: links are followed inside it
         self.root = links.real(self.source)
@@ -117,6 +119,7 @@ class Converter:
         self.static_dir = static_dir
         self.taken = dict(taken or {})  # slug -> the file that has it
         self.adjusters = tuple(adjusters)
+        self.skip = skip  # why a file is no talk (a Hugo widget page), if it is not
 
     def convert(self, candidate: Candidate) -> Outcome:
         outcome = Outcome()
@@ -132,11 +135,24 @@ class Converter:
             outcome.problems += read
             return outcome
         text, fm = read
+        if self.skip is not None:
+            outcome.skipped = self.skip(fm)
+            if outcome.skipped:
+                return outcome
         slug = slugify(candidate.name)
         adapted = self.adapt(fm, candidate)
         values = {f.name: getattr(fm, f.name) for f in dataclasses.fields(fm)}
         source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
         talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config, files)
+        dropped = _page_dates(problems) if talk is None else {}
+        if dropped:  # the page's own dates, broken: the talk is imported without them
+            adapted.data = {k: v for k, v in adapted.data.items() if k.lower() not in dropped}
+            fm = dataclasses.replace(fm, data={k: v for k, v in fm.data.items()
+                                               if k.lower() not in dropped})
+            source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
+            talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config,
+                                       files)
+            problems += list(dropped.values())
         outcome.problems += problems
         if talk is None:
             return outcome
@@ -287,6 +303,26 @@ class Converter:
                 outcome.problems.append(Diagnostic(
                     source, f"not copied: {target.parent / name} exists and differs",
                     severity="warning"))
+
+
+PAGE_DATES = ("publishdate", "lastmod", "expirydate")
+
+
+def _page_dates(problems: list[Diagnostic]) -> dict[str, Diagnostic]:
+    """When the only errors of a file are in the dates of its page (`publishDate`,
+    `lastmod`), which say nothing of the talk: those fields, each with its error
+    turned into a warning that it is left out."""
+    errors = [p for p in problems if p.is_error]
+    found: dict[str, Diagnostic] = {}
+    for problem in errors:
+        key = next((k for k in PAGE_DATES if f"`{k}`" in problem.message.lower()), None)
+        if key is None:
+            return {}
+        found[key] = dataclasses.replace(
+            problem, severity="warning", message=problem.message + "; the talk is imported "
+            "without it", hint=problem.hint or "write the date as 2019-05-22 or "
+            "2019-05-22T14:50:00 and add it again")
+    return found
 
 
 def _create(path: Path, content: bytes | Path) -> str:

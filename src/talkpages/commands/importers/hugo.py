@@ -303,6 +303,17 @@ def bundle_pdf(candidate: Candidate, adapted: Adapted, files: tuple[str, ...]) -
     return []
 
 
+def not_a_talk(fm: FrontMatter) -> str | None:
+    """Why a page of a talk section is no talk: a headless page, or a widget page of
+    Wowchemy (the section's landing page made of widgets)."""
+    data = {k.lower(): v for k, v in fm.data.items()}
+    if data.get("headless") is True or str(data.get("headless")).lower() == "true":
+        return "a headless page (`headless: true`): the old site published no page for it"
+    if str(data.get("type") or "").strip().lower() == "widget_page":
+        return "a widget page (`type: widget_page`), which lays out a section, not a talk"
+    return None
+
+
 def _line(fm: FrontMatter, source_key: str, key: str, lines: dict[str, int]) -> None:
     line = fm.line_of(source_key)
     if line is not None:
