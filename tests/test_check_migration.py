@@ -70,3 +70,19 @@ def test_raw_html_that_will_be_escaped_is_warned(make_site: MakeSite, run_cli) -
     (site / "talkpages.toml").write_text("unsafe_html = true\n")
     code, _, err = check(run_cli, site)
     assert "raw HTML" not in err
+
+
+def test_a_talk_longer_than_a_month_is_warned_unless_marked(make_site: MakeSite,
+                                                            run_cli) -> None:
+    site = make_site({
+        "talks/typo.md": talk("Typo", "2019-05-22T10:00:00",
+                              f'date_end = 2020-05-22T11:00:00\n{MEDIA}'),
+        "talks/school.md": talk("School", "2019-06-01",
+                                f'date_end = 2019-08-31\nmulti_day = true\n{MEDIA}'),
+        "talks/month.md": talk("Month", "2019-07-01", f'date_end = 2019-07-31\n{MEDIA}'),
+    })
+    code, _, err = check(run_cli, site)
+    assert code == 0
+    assert ("talks/typo.md:4:1: warning: the talk lasts 367 days (2019-05-22 to "
+            "2020-05-22): is its end right?") in err
+    assert "school.md" not in err and "month.md" not in err

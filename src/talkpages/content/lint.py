@@ -16,6 +16,8 @@ the line of the field concerned:
 - a site whose timed talks all start at whole hours of UTC in several places: local
   times of each venue, most likely, read as UTC (sites moved from Hugo often are);
 - a relative `url_*` link that points at no file of the talk's bundle;
+- a talk longer than a month (31 days) that is not marked `multi_day = true`: most
+  likely a `date_end` with the wrong year or month;
 - raw HTML in a body, abstract or summary, shown as text on a site without
   `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`).
 """
@@ -59,6 +61,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
         warnings += missing_media(talk, fm, site)
         warnings += missing_timezone(talk, fm, site, zones)
         warnings += missing_bundle_files(talk, fm)
+        warnings += too_long(talk, fm)
         if not site.config.unsafe_html:
             warnings += escaped_html(talk, fm)
     return warnings
@@ -256,6 +259,25 @@ def missing_bundle_files(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
                 f"make it a page bundle, {talk.source.stem}/index.md with {target} beside "
                 "it, or use a full URL"))
     return warnings
+
+
+# Length ------------------------------------------------------------------------------
+
+MONTH = 31  # days: a summer school or an exhibition may last that long, and be marked
+
+
+def too_long(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    start, end = talk.schedule.start, talk.schedule.end
+    first = start.date() if isinstance(start, datetime) else start
+    last = end.date() if isinstance(end, datetime) else end
+    days = (last - first).days + 1
+    marked = next((v for k, v in fm.data.items() if k.lower() == "multi_day"), None)
+    if days <= MONTH or marked is True:
+        return []
+    key = next((k for k in ("event_end", "time_end", "date_end") if fm.line_of(k)), None)
+    return [_warning(talk, fm, key, f"the talk lasts {days} days ({first.isoformat()} to "
+                     f"{last.isoformat()}): is its end right?",
+                     "correct the end, or add `multi_day = true` if it does last that long")]
 
 
 # Raw HTML ------------------------------------------------------------------------------
