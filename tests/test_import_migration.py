@@ -47,6 +47,11 @@ def test_nested_folders_with_one_name_are_all_imported_under_names_of_their_own(
     assert "Imported 5 talks" in out
     assert "Renamed 4 talks" in out and "joker-2019" in out
     assert "not imported" not in err
+    built = tmp_path / "public"
+    assert run_cli("build", "-s", str(site), "-o", str(built))[0] == 0
+    assert 'content="0; url=../../../joker-2019/"' in \
+        (built / "event/2019/joker/index.html").read_text()
+    assert 'url=../../joker-2018/"' not in (built / "event/2019/joker/index.html").read_text()
 
 
 def test_a_page_slug_or_url_gives_the_old_address(tmp_path: Path) -> None:
