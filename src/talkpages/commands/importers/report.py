@@ -125,7 +125,8 @@ def _times(report: ImportReport) -> list[str]:
     hinted = [n for n in report.zones if n.hint]
     if hinted:
         lines.append(f"Zones the files suggest ({len(hinted)}, not applied: add "
-                     "`timezone = \"…\"` to the talk if right, and drop the Z of its times):")
+                     "`timezone = \"…\"` to the talk if right):")
         lines += [f"  {display_path(n.path)}: {n.hint[0]}, as {n.hint[1]}; read as "
-                  f"{n.read_as}" for n in hinted if n.hint]
+                  f"{n.read_as}" + (" (written with Z: drop the Z too)" if n.kind == "Z"
+                                    else "") for n in hinted if n.hint]
     return lines
