@@ -186,7 +186,7 @@ ZONE_SITE = {
     '<div class="atcb" data-tz="America/Santiago"></div>\n',
     "content/talk/late.md": yaml_talk("Real UTC", "2019-06-11T01:00:00Z"),
     "content/talk/day.md": yaml_talk("A day", "2019-07-01T00:00:00Z",
-                                     "location: Online\n"),
+                                     "location: Santiago de Compostela, Spain\n"),
 }
 
 

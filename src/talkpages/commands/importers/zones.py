@@ -10,8 +10,8 @@ naive (`2019-05-22T14:50:00`) or with a `Z` that does not mean UTC. The import:
   or 23:00 and later) while the instant it names falls in the day (07:00-22:59) in the
   zone. `00:00Z` is a date written as a time, and always read as local midnight;
 - offers a zone per talk from the file itself, never applied: an IANA name in the body
-  (an add-to-calendar widget's `America/Santiago`), or a `location` naming a city
-  of the table below, which has one zone.
+  (an add-to-calendar widget's `America/Santiago`), or a `location` one of whose
+  comma-separated parts is a city of the table below, which has one zone.
 """
 
 from __future__ import annotations
@@ -130,11 +130,10 @@ def suggest(data: dict[str, Any], candidate: Candidate) -> tuple[str, str] | Non
         return name, f"the file names {name}"
     location = next((v for k, v in data.items() if k.lower() == "location"), None)
     if isinstance(location, str):
-        for part in reversed(re.split(r"[,;()|/]", location)):
-            words = part.strip().lower()
-            for city, zone in CITIES.items():
-                if re.search(rf"(?<!\w){re.escape(city)}(?!\w)", words):
-                    return zone, f"its location, {location.strip()!r}, is in {zone}"
+        for part in re.split(r"[,;()|/]", location):  # a whole part: "Santiago de
+            zone = CITIES.get(part.strip().lower())  # Compostela" is not Santiago
+            if zone is not None:
+                return zone, f"its location, {location.strip()!r}, is in {zone}"
     return None
 
 
