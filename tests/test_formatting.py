@@ -60,3 +60,20 @@ def test_machine_readable_times_carry_the_real_offset() -> None:
     assert formatting.machine(datetime(2019, 1, 22, 14, 50, 30, tzinfo=MADRID)) == \
         "2019-01-22T14:50:30+01:00"
     assert formatting.machine(date(2019, 5, 22)) == "2019-05-22"
+
+
+def test_zone_note_never_says_utc_twice() -> None:
+    """A UTC site's pages read "10:00–11:00 UTC", not "10:00–11:00 UTC (UTC, UTC)"."""
+    utc = ZoneInfo("UTC")
+    s = Schedule(datetime(2019, 5, 22, 10, tzinfo=utc), datetime(2019, 5, 22, 11, tzinfo=utc),
+                 False, "UTC")
+    assert formatting.when(s) == "Wed 22 May 2019, 10:00–11:00 UTC"
+    assert formatting.zone_note(s) == ""
+    offset = timezone(timedelta(hours=9))
+    s = Schedule(datetime(2019, 5, 22, 10, tzinfo=offset),
+                 datetime(2019, 5, 22, 11, tzinfo=offset), False, None)
+    assert formatting.zone_note(s) == ""  # "UTC+09:00" is in the time's label already
+    tokyo = ZoneInfo("Asia/Tokyo")
+    s = Schedule(datetime(2019, 5, 22, 10, tzinfo=tokyo),
+                 datetime(2019, 5, 22, 11, tzinfo=tokyo), False, "Asia/Tokyo")
+    assert formatting.zone_note(s) == "Asia/Tokyo, UTC+09:00"  # JST: both still said

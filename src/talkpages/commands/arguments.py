@@ -69,6 +69,17 @@ def _base_url(text: str) -> str:
     return text
 
 
+def _zone(text: str) -> str:
+    """`import --timezone`: an IANA name, checked as the config checks its own."""
+    from ..content.config import check_timezone
+
+    try:
+        check_timezone(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -188,6 +199,15 @@ def parser() -> argparse.ArgumentParser:
     imports.add_argument("path", type=Path, metavar="PATH",
                          help="the site's folder (or a folder of its talk files); for ics, "
                          "the .ics file")
+    imports.add_argument("--timezone", type=_zone, metavar="ZONE",
+                         help="the zone of times written without one (naive), such as "
+                         "America/Santiago; default: the old site's timeZone")
+    imports.add_argument("--assume-local-z", action="store_true",
+                         help="read times written with Z as local times of that zone too, "
+                         "but those that look like real UTC (see the README)")
+    imports.add_argument("--unsafe-html", action="store_true",
+                         help="the site is your own: let raw HTML of its bodies through "
+                         "(unsafe_html = true in a new talkpages.toml)")
     source(imports)
     output_options(imports)
     return parser

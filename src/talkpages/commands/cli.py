@@ -302,13 +302,16 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from .importers import import_site
+    from .importers.report import ImportOptions, summary
 
     console = _console(args)
     if args.source.exists() and not args.source.is_dir():
         console.diagnostics([_not_a_folder(args.source)])
         console.error("talkpages: nothing was imported")
         return 1
-    report = import_site(args.kind, args.path, args.source)
+    options = ImportOptions(timezone=args.timezone, assume_local_z=args.assume_local_z,
+                            unsafe_html=args.unsafe_html)
+    report = import_site(args.kind, args.path, args.source, options)
     console.diagnostics(report.problems, grouped=True)
     for path in report.written:
         console.detail(f"  wrote {display_path(path)}")
@@ -323,6 +326,8 @@ def _import(args: argparse.Namespace) -> int:
         console.info("; ".join(parts))
         if report.config_note:
             console.info(report.config_note)
+        for line in summary(report):
+            console.info(line)
     if report.failed:
         console.error(f"talkpages: {plural(len(report.failed), 'file')} not imported; "
                       "see the messages above")

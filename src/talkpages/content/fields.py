@@ -8,6 +8,7 @@ regard to case, as Hugo does (`publishDate`, `publishdate`). No I/O here.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, time, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ LINK_LABELS = {"slides": "Slides", "video": "Video", "code": "Code", "pdf": "PDF
                "dataset": "Dataset", "poster": "Poster", "project": "Project",
                "source": "Source", "preprint": "Preprint"}
 SAFE_SCHEMES = ("http", "https", "mailto")
+SLUG_PATH = re.compile(r"^/?[\w.~%+-]+(?:/[\w.~%+-]+)*/?$")
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif", ".svg")
 
 # Front matter keys the model reads, lower-cased; every other key goes to `params`.
@@ -37,7 +39,7 @@ KNOWN_KEYS = frozenset("""
 title date date_end all_day publishdate lastmod draft authors location address event
 event_url abstract summary featured tags categories projects links url_custom image math
 slug timezone time_start time_end event_start event_end event_all_day event_name
-uid status sequence recurrence exdates coordinates
+uid status sequence recurrence exdates coordinates aliases
 """.split())
 
 
@@ -153,6 +155,7 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
         projects=f.strings("projects"), links=_links(f), image=_image(f, bundle_files),
         math=f.flag("math"), uid=_uid(f), status=_status(f), sequence=_sequence(f),
         recurrence=_recurrence(f, schedule), geo=_geo(f), modified=modified,
+        aliases=_aliases(f),
     )
     if any(p.is_error for p in f.problems) or schedule is None:
         return None, f.problems
@@ -225,6 +228,32 @@ def _geo(f: _Fields) -> tuple[float, float] | None:
                 "longitude (-180 to 180)", "coordinates = {latitude = 41.37, longitude = 2.15}")
         return None
     return (latitude, longitude)
+
+
+def _aliases(f: _Fields) -> tuple[str, ...]:
+    """Hugo's `aliases`: paths of the site (`/talk/joker/`, `/old.html`) where a page
+    sends visitors to the talk. Each is kept as the path of a folder (`talk/joker/`) or
+    of an .html file; one that is no such path is left out, with a warning."""
+    value = f.data.get("aliases")
+    if value in (None, "", []):
+        return ()
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list):
+        f.error("aliases", "`aliases` must be a list of paths, such as [\"/talk/joker/\"]",
+                severity="warning")
+        return ()
+    found = []
+    for item in items:
+        path = item.strip() if isinstance(item, str) else ""
+        parts = [p for p in path.split("/") if p]
+        if (not parts or any(p in (".", "..") or len(p.encode()) > 200 for p in parts)
+                or not SLUG_PATH.match(path) or ":" in path):
+            f.error("aliases", f"`aliases`: {item!r} is not a path of the site, such as "
+                    "\"/talk/joker/\"; it is left out", severity="warning")
+            continue
+        joined = "/".join(parts)
+        found.append(joined if joined.lower().endswith((".html", ".htm")) else joined + "/")
+    return tuple(dict.fromkeys(found))
 
 
 def _slug(f: _Fields, default: str) -> str:
@@ -328,7 +357,8 @@ def _image(f: _Fields, bundle_files: tuple[str, ...]) -> Image | None:
         return None
     return Image(file=file, caption=str(table.get("caption") or ""),
                  alt_text=str(table.get("alt_text") or ""),
-                 focal_point=str(table.get("focal_point") or ""))
+                 focal_point=str(table.get("focal_point") or ""),
+                 preview_only=table.get("preview_only") is True)
 
 
 def _address(f: _Fields) -> Address | None:

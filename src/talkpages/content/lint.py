@@ -9,15 +9,24 @@ the line of the field concerned:
   read (`header`, `weight`, `publication_types`…); only near misses are reported.
   The known keys are `fields.KNOWN_KEYS`, read when the check runs, and the `url_*`
   link kinds;
-- a past talk with no slides and no video;
+- a past talk with no slides, no PDF and no video (Wowchemy's talks show their slides
+  as a PDF: `url_pdf`, or the bundle's PDF that the importer names there);
 - an upcoming talk with no link to its event;
 - a `location` with no `timezone` on a site whose talks are in several zones;
-- a relative `url_*` link that points at no file of the talk's bundle.
+- a site whose timed talks all start at whole hours of UTC in several places: local
+  times of each venue, most likely, read as UTC (sites moved from Hugo often are);
+- a relative `url_*` link that points at no file of the talk's bundle;
+- a talk longer than a month (31 days) that is not marked `multi_day = true`: most
+  likely a `date_end` with the wrong year or month;
+- raw HTML in a body, abstract or summary, shown as text on a site without
+  `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -37,14 +46,14 @@ sitemap menu menus iscjklanguage header slides subtitle selected highlight
 publication publication_short publication_types abstract_short event_short
 location_short profile show_date show_related summary_short
 """.split())
-MEDIA_KINDS = ("slides", "video")
+MEDIA_KINDS = ("slides", "video", "pdf")
 
 
 def lint_site(site: Site) -> list[Diagnostic]:
     """Every warning of every talk of `site` (a site that loaded without errors)."""
     matters = {talk: _front_matter(talk.source) for talk in site.talks}
     zones = site_zones(site, matters)
-    warnings: list[Diagnostic] = []
+    warnings: list[Diagnostic] = utc_round_hours(site, matters)
     for talk, fm in matters.items():
         if fm is None:
             continue
@@ -52,6 +61,9 @@ def lint_site(site: Site) -> list[Diagnostic]:
         warnings += missing_media(talk, fm, site)
         warnings += missing_timezone(talk, fm, site, zones)
         warnings += missing_bundle_files(talk, fm)
+        warnings += too_long(talk, fm)
+        if not site.config.unsafe_html:
+            warnings += escaped_html(talk, fm)
     return warnings
 
 
@@ -179,6 +191,34 @@ def missing_timezone(talk: Talk, fm: FrontMatter, site: Site,
                      '"Europe/Madrid"')]
 
 
+def utc_round_hours(site: Site, matters: dict[Talk, FrontMatter | None]) -> list[Diagnostic]:
+    """One warning for a site whose times look local but are read as UTC."""
+    timed = [t for t in site.talks if isinstance(t.schedule.start, datetime)
+             and not t.schedule.all_day]
+    places = {t.location.strip().lower(): t.location.strip() for t in timed
+              if t.location.strip() and "online" not in t.location.lower()}
+    if len(timed) < 2 or len(places) < 2:
+        return []
+    for talk in timed:
+        start = talk.schedule.start
+        assert isinstance(start, datetime)
+        if (talk.schedule.zone not in (None, "UTC", "Etc/UTC")
+                or start.utcoffset() != timedelta(0) or start.minute or start.second):
+            return []
+    first = timed[0]
+    fm = matters.get(first)
+    named = ", ".join(sorted(places.values())[:3]) + (", …" if len(places) > 3 else "")
+    message = (f"all {len(timed)} timed talks start at whole hours of UTC, in "
+               f"{len(places)} places ({named}): they are most likely each venue's local "
+               "time, read as UTC")
+    hint = ('give each talk its venue\'s `timezone = "…"` and write its time without `Z`, '
+            'or set `timezone` in talkpages.toml if all are in one zone')
+    if fm is None:
+        return [Diagnostic(first.source, message, severity="warning", hint=hint)]
+    key = next((k for k in ("event_start", "time_start", "date") if fm.line_of(k)), None)
+    return [_warning(first, fm, key, message, hint)]
+
+
 # Links into the bundle ---------------------------------------------------------------
 
 def _relative_target(value: Any) -> str | None:
@@ -218,4 +258,69 @@ def missing_bundle_files(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
                 "single file: it points at nothing",
                 f"make it a page bundle, {talk.source.stem}/index.md with {target} beside "
                 "it, or use a full URL"))
+    return warnings
+
+
+# Length ------------------------------------------------------------------------------
+
+MONTH = 31  # days: a summer school or an exhibition may last that long, and be marked
+
+
+def too_long(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    start, end = talk.schedule.start, talk.schedule.end
+    first = start.date() if isinstance(start, datetime) else start
+    last = end.date() if isinstance(end, datetime) else end
+    days = (last - first).days + 1
+    marked = next((v for k, v in fm.data.items() if k.lower() == "multi_day"), None)
+    if days <= MONTH or marked is True:
+        return []
+    key = next((k for k in ("event_end", "time_end", "date_end") if fm.line_of(k)), None)
+    return [_warning(talk, fm, key, f"the talk lasts {days} days ({first.isoformat()} to "
+                     f"{last.isoformat()}): is its end right?",
+                     "correct the end, or add `multi_day = true` if it does last that long")]
+
+
+# Raw HTML ------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)",
+                    re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.DOTALL)
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])(?:\s[^<>]*)?/?>|<!--")
+
+
+def raw_html(text: str) -> tuple[list[str], int]:
+    """The HTML elements written in Markdown `text`, outside code (`<iframe>`,
+    `<!-- -->`), each once, in order: what a site without unsafe_html shows as text;
+    and the line of the first, counted from 0."""
+    if "<" not in text:
+        return [], 0
+    def blank(match: re.Match[str]) -> str:
+        return "\n" * match.group(0).count("\n")
+    text = _CODE_SPAN.sub(blank, _FENCE.sub(blank, text))
+    found: list[str] = []
+    first = 0
+    for match in _TAG.finditer(text):
+        name = f"<{match.group(2).lower()}>" if match.group(2) else "<!-- -->"
+        if not found:
+            first = text.count("\n", 0, match.start())
+        if name not in found:
+            found.append(name)
+    return found, first
+
+
+def escaped_html(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    warnings = []
+    for key, text in (("abstract", talk.abstract), ("summary", talk.summary),
+                      (None, talk.body)):
+        tags, first = raw_html(text)
+        if not tags:
+            continue
+        where = f"`{key}`" if key else "the body"
+        line = (fm.line_of(key) if key else fm.body_line + first) or 1
+        listed = ", ".join(tags[:4]) + (", …" if len(tags) > 4 else "")
+        warnings.append(Diagnostic(
+            talk.source, f"{where} has raw HTML ({listed}), which the site shows as text",
+            line, 1, severity="warning",
+            hint="write it as Markdown, or set `unsafe_html = true` in talkpages.toml if "
+                 "you trust every author of a talk file"))
     return warnings

@@ -46,6 +46,7 @@ class Image:
     caption: str = ""
     alt_text: str = ""
     focal_point: str = ""
+    preview_only: bool = False  # shown in lists and link previews, not on the talk's page
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,6 +80,7 @@ class Talk:
     sequence: int = 0
     recurrence: Recurrence | None = None
     geo: tuple[float, float] | None = None  # latitude, longitude
+    aliases: tuple[str, ...] = ()  # old addresses that send visitors on: "event/joker/"
     modified: datetime | None = None  # the file's last change, when there is no lastmod
     key: str = ""  # a digest of all the talk is made from (the loader's; see cache.py)
 

@@ -65,11 +65,13 @@ def short_when(schedule: Schedule) -> str:
 
 
 def zone_note(schedule: Schedule) -> str:
-    """The zone spelled out: `Europe/Madrid, UTC+02:00`; empty for all-day talks."""
+    """The zone spelled out: `Europe/Madrid, UTC+02:00`; empty for all-day talks, and
+    for times in UTC or at an offset, which the time's own label names already."""
     if schedule.all_day or not isinstance(schedule.start, datetime):
         return ""
-    offset = utc_offset(schedule.start)
-    return f"{schedule.zone}, {offset}" if schedule.zone else offset
+    label = zone_label(schedule.start)  # what `when` already says: never twice
+    parts = dict.fromkeys(p for p in (schedule.zone, utc_offset(schedule.start)) if p)
+    return ", ".join(p for p in parts if p != label)
 
 
 def machine(value: date) -> str:

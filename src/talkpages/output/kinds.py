@@ -23,6 +23,7 @@ from .plan import (
     FEED_PATH,
     FILE,
     PAGE,
+    REDIRECT,
     ROBOTS,
     SEARCH,
     SITEMAP,
@@ -154,6 +155,15 @@ class Robots(Kind):
         return Output(recipe.path, sitefiles.robots(maker.site), origin=recipe.origin)
 
 
+class Redirect(Kind):
+    """A page at a talk's old address (`aliases`) that sends visitors on to it."""
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        return Output(recipe.path, sitefiles.redirect(maker.site.config, recipe.path,
+                                                      recipe.url, recipe.text[0]),
+                      origin=recipe.origin)
+
+
 class CopiedFile(Kind):
     """A file of a talk's folder or of the theme's assets, copied as it is."""
 
@@ -165,7 +175,7 @@ class CopiedFile(Kind):
 KINDS: dict[str, Kind] = {
     TALK: TemplatePage(), PAGE: TemplatePage(), FEED: CalendarFeed(), EVENT_FILE: EventFile(),
     TALKS_JSON: TalksJson(), SEARCH: SearchIndex(), ATOM: AtomFeed(), SITEMAP: Sitemap(),
-    ROBOTS: Robots(), FILE: CopiedFile()}
+    ROBOTS: Robots(), FILE: CopiedFile(), REDIRECT: Redirect()}
 
 
 def _keys(recipe: Recipe) -> list[str]:

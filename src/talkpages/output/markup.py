@@ -35,12 +35,18 @@ _KEEP = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)"
                    r"|<(?:https?|mailto):[^\s<>]*>|<[\w.+-]+@[\w.-]+>", re.DOTALL)
 
 
-def to_html(text: str, *, unsafe: bool = False, math: bool = False) -> str:
-    """`math`: LaTeX between `$…$`, `$$…$$` becomes MathML (see mathml.py).
+def to_html(text: str, *, unsafe: bool = False, math: bool = False,
+            inline: bool = False) -> str:
+    """`math`: LaTeX between `$…$`, `$$…$$` becomes MathML (see mathml.py). `inline`:
+    one paragraph is given without its `<p>` (a caption, inside `<figcaption>`).
 
     Remembers its last results: a talk's page, its feed entry and its descriptions
     ask for the same abstract several times, however they name the options."""
-    return _to_html(text, unsafe, math)
+    html = _to_html(text, unsafe, math)
+    if inline and html.startswith("<p>") and html.endswith("</p>\n") \
+            and html.count("<p>") == 1:
+        return html[3:-5]
+    return html
 
 
 @functools.lru_cache(maxsize=1024)

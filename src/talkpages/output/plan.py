@@ -29,8 +29,8 @@ FEED_PATH = "calendar.ics"
 
 # Kinds of recipes
 TALK, PAGE, FEED, EVENT_FILE = "talk", "page", "feed", "event file"
-ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE = (
-    "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file")
+ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE, REDIRECT = (
+    "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file", "redirect")
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,6 +104,20 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
                 for name, path in theme.assets.items()]
     recipes += [Recipe(name, FILE, str(path), source=path)
                 for name, path in theme.assets.items() if name.startswith("favicon.")]
+    return recipes + redirects(talks, {recipe.path.lower() for recipe in recipes})
+
+
+def redirects(talks: list[Talk], taken: set[str]) -> list[Recipe]:
+    """A page at each alias of a talk that sends visitors on to it; an alias that is the
+    address of another output (a talk's page, a list) is left to that output."""
+    recipes = []
+    for talk in talks:
+        for alias in talk.aliases:
+            path = page_path(alias)
+            if path.lower() not in taken:
+                taken.add(path.lower())
+                recipes.append(Recipe(path, REDIRECT, talk.file, url=talk.url,
+                                      text=(talk.title,)))
     return recipes
 
 
@@ -126,7 +140,8 @@ def zones_of(site: Site) -> dict[str, tuple[int, int]]:
 def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
     """All of a talk that decides which outputs there are and where it is listed: its
     address, order, upcoming or past (and the date it is listed at), tags, speakers,
-    year, publishing, zone (and the one its event names) and years, bundle files. Two
+    year, publishing, zone (and the one its event names) and years, bundle files and
+    aliases. Two
     builds whose talks have the same shapes have the same recipes, with the talks' other
     fields in them (delta.py)."""
     last = talk.occurrences[-1]
@@ -134,7 +149,8 @@ def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
             talk.next_schedule(now).start_utc, talk.ended(now), talk.tags, talk.authors,
             taxonomy.year_of(talk), talk.lastmod, talk.publish_date, talk.draft,
             talk.schedule.zone, event_zone(talk), talk.schedule.all_day, _year(last.end),
-            talk.recurrence is not None and not talk.recurrence.bounded, talk.bundle_files)
+            talk.recurrence is not None and not talk.recurrence.bounded, talk.bundle_files,
+            talk.aliases)
 
 
 def _year(value: date) -> int:

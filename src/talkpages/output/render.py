@@ -254,8 +254,8 @@ def feed_urls(site: Site, path: str) -> dict[str, str]:
 def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
     unsafe = site.config.unsafe_html
     return {
-        "markdown": lambda text, math=False: Markup(markup.to_html(text, unsafe=unsafe,
-                                                                   math=math)),
+        "markdown": lambda text, math=False, inline=False: Markup(markup.to_html(
+            text, unsafe=unsafe, math=math, inline=inline)),
         "when": formatting.when,
         "short_when": formatting.short_when,
         "zone_note": formatting.zone_note,

@@ -1,5 +1,6 @@
 """The site's machine-readable files: sitemap.xml, robots.txt, feed.xml, talks.json,
-search.json. Pure: a Site (and the pages rendered) in, bytes out.
+search.json; and the pages at talks' old addresses (`aliases`). Pure: a Site (and
+the pages rendered) in, bytes out.
 
 - `sitemap.xml`: every page, with `<lastmod>` where a talk says when it changed.
 - `feed.xml`: Atom (RFC 4287), the newest `FEED_LIMIT` talks by date, upcoming ones
@@ -19,6 +20,7 @@ from typing import Any
 from urllib.parse import quote, urljoin
 
 from ..content import taxonomy
+from ..content.config import Config
 from ..content.model import Site, Talk
 from . import formatting, jsonld, markup
 
@@ -65,6 +67,21 @@ def sitemap(site: Site, pages: Iterable[str], lastmod: dict[str, datetime]) -> b
 def robots(site: Site) -> bytes:
     return (f"User-agent: *\nAllow: /\n"
             f"Sitemap: {site.config.absolute_url('sitemap.xml')}\n").encode()
+
+
+def redirect(config: Config, path: str, target: str, title: str) -> bytes:
+    """The page at an old address of a talk, as Hugo's alias pages: an immediate
+    refresh to the talk's page (relative, so it works wherever the site is served),
+    its canonical URL, and a link for clients that do not follow refreshes."""
+    relative = "../" * path.count("/") + target
+    canonical = config.absolute_url(target)
+    return (f'<!DOCTYPE html>\n<html lang={quoteattr(config.language)}>\n<head>\n'
+            f'<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
+            f'<link rel="canonical" href={quoteattr(canonical)}>\n'
+            f'<meta name="robots" content="noindex">\n'
+            f'<meta http-equiv="refresh" content={quoteattr("0; url=" + relative)}>\n'
+            f'</head>\n<body>\n<p>This talk has moved to <a href={quoteattr(relative)}>'
+            f'{escape(canonical)}</a>.</p>\n</body>\n</html>\n').encode()
 
 
 def updated(site: Site, talk: Talk) -> datetime:

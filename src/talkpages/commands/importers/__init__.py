@@ -16,45 +16,33 @@ all, naive times are read as UTC, and a warning says so.
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import tomli_w
-
 from ...content.config import CONFIG_NAME, Config, check_timezone, load_config
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
-from ...diagnostics import Diagnostic, Severity, display_path
+from ...diagnostics import Diagnostic, display_path
 from ..console import plural
-from ..safefile import create_new
 from . import academicpages, hugo
-from .convert import Candidate, Converter
+from .authors import import_speakers
+from .convert import Converter
+from .names import choose
+from .report import ImportOptions, ImportReport
+from .settings import carried, lacking, write_new
+from .zones import ZoneReading
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
 ANCESTORS = "the folder or the folders above it"
 ZONE_KEYS = {"hugo": ("timeZone", "Hugo config"), "academicpages": ("timezone", "_config.yml")}
 
 
-@dataclass
-class ImportReport:
-    source: Path
-    found: int = 0  # talk files found
-    written: list[Path] = field(default_factory=list)
-    unchanged: list[Path] = field(default_factory=list)  # imported by an earlier run
-    copied: int = 0  # bundle files
-    failed: list[Path] = field(default_factory=list)  # not converted: see problems
-    problems: list[Diagnostic] = field(default_factory=list)
-    config_note: str = ""  # what became of the zone
-
-    @property
-    def ok(self) -> bool:
-        return not any(p.is_error for p in self.problems)
-
-
-def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
+def import_site(kind: str, source: Path, site_dir: Path,
+                options: ImportOptions | None = None) -> ImportReport:
     report = ImportReport(source=source)
+    options = options or ImportOptions()
     if kind == "ics":
         from .ics import import_calendar
 
@@ -67,11 +55,23 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
     origins: dict[str, Path] = {}
     config, found = module.read_config(root, origins) if root is not None else ({}, [])
     report.problems += found
-    zone = _source_zone(module, config, source, report)
-    origin = _zone_origin(kind, root, origins.get("timezone"))
+    zone = options.timezone or _source_zone(module, config, source, report)
+    origin = ("--timezone" if options.timezone else
+              _zone_origin(kind, root, origins.get("timezone")))
+    report.zone_origin = origin
+    if options.assume_local_z and zone == "UTC":
+        report.problems.append(Diagnostic(
+            source, "--assume-local-z needs the zone the Z times are local times of",
+            hint="give it with --timezone, such as --timezone America/Santiago"))
+        return report
     target_config, write_config = _target_config(site_dir, zone, origin, report)
     if target_config is None:
         return report
+    if write_config:
+        target_config = dataclasses.replace(target_config, unsafe_html=options.unsafe_html)
+    settings = carried(kind, config, origins.get("title") or root, report.problems)
+    if options.unsafe_html:
+        settings["unsafe_html"] = True
     candidates = module.find(source) if kind == "academicpages" else module.find(source, config)
     report.found = len(candidates)
     if not candidates:
@@ -79,12 +79,21 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
             source, "no talk files found", hint="give the site's folder (holding content/talk/ "
             "or content/event/; _talks/ for academicpages) or a folder of talk files"))
         return report
+    zones = ZoneReading(zone, options.assume_local_z)
     converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",
                           static_dir=_static_dir(kind, root or source),
-                          taken=_existing_slugs(site_dir, target_config))
+                          taken=_existing_slugs(site_dir, target_config),
+                          adjusters=[*([hugo.bundle_pdf] if kind == "hugo" else []), zones],
+                          skip=hugo.not_a_talk if kind == "hugo" else None)
     zoned = 0  # talks whose naive times were read in the old site's zone
-    for candidate in _choose(candidates, report):
+    named: set[str] = set()  # the authors of the talks imported
+    imported: set[Path] = set()
+    choice = choose(candidates)
+    report.problems += choice.problems
+    report.skipped += choice.skipped
+    report.renamed += [(c.path, old, c.name) for c, old in choice.renamed]
+    for candidate in choice.chosen:
         try:
             outcome = converter.convert(candidate)
         except OSError as exc:  # a read-only or full disk, an unreadable bundle file
@@ -95,6 +104,8 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
             continue
         report.problems += outcome.problems
         report.copied += outcome.copied
+        if outcome.skipped:
+            report.skipped.append((candidate.path, outcome.skipped))
         if outcome.written:
             report.written.append(outcome.written)
         elif outcome.unchanged:
@@ -102,10 +113,21 @@ def import_site(kind: str, source: Path, site_dir: Path) -> ImportReport:
         if outcome.failed:
             report.failed.append(candidate.path)
         zoned += outcome.zoned
-    if root is None and zoned:
+        if outcome.written or outcome.unchanged:
+            imported.add(candidate.path)
+            named.update(outcome.authors)
+            report.changes += [(candidate.path, change) for change in outcome.changes]
+            if outcome.html:
+                report.html.append((candidate.path, outcome.html))
+    report.unsafe_html = target_config.unsafe_html
+    report.zones = [note for note in zones.notes if note.path in imported]
+    if root is None and zoned and not options.timezone:
         report.problems.append(_unknown_zone(kind, source, zoned))
-    if write_config and (report.written or report.unchanged):
-        _write_config(site_dir, zone, report)
+    if kind == "hugo" and named:
+        content = hugo.content_dirs(root, config)[0] if root else source / "content"
+        report.authors = import_speakers(content, named, site_dir, report.problems)
+    if report.written or report.unchanged:
+        _settings(site_dir, settings, zone if write_config else None, target_config, report)
     return report
 
 
@@ -188,7 +210,7 @@ def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
         report.config_note = (f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone "
                               f"({origin})" if zone != "UTC" else
                               f"Naive times are read as UTC ({origin})")
-        return Config(timezone=zone), zone != "UTC"
+        return Config(timezone=zone), True
     config, problems = load_config(site_dir)
     if any(p.is_error for p in problems):
         report.problems += problems
@@ -201,16 +223,17 @@ def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
     return config, False
 
 
-def _write_config(site_dir: Path, zone: str, report: ImportReport) -> None:
-    path = site_dir / CONFIG_NAME
-    text = ("# Written by `talkpages import`: naive times in the talks are in this zone.\n"
-            + tomli_w.dumps({"timezone": zone}))
-    try:
-        create_new(path, text.encode("utf-8"))
-    except FileExistsError:
-        pass  # written meanwhile: _target_config read it as it was
-    except OSError as exc:
-        report.problems.append(Diagnostic(path, f"cannot write the site config: {exc}"))
+def _settings(site_dir: Path, settings: dict[str, Any], zone: str | None,
+              existing: Config, report: ImportReport) -> None:
+    """A new talkpages.toml with the old site's settings (`zone` given: none exists),
+    or, when one exists, what it lacks named in the report."""
+    if zone is not None:
+        if zone != "UTC":
+            settings["timezone"] = zone
+        if settings and write_new(site_dir, settings, report.problems):
+            report.settings = settings
+        return
+    report.settings_lacking = lacking(existing, settings)
 
 
 def _static_dir(kind: str, source: Path) -> Path | None:
@@ -227,35 +250,3 @@ def _existing_slugs(site_dir: Path, config: Config) -> dict[str, Path]:
         talk, _ = load_talk(path, slug, config, files, through_links=True)
         taken[(talk.slug if talk else slug).lower()] = path
     return taken
-
-
-def _choose(candidates: list[Candidate], report: ImportReport) -> list[Candidate]:
-    """One file per name: the default language's, the source rather than its render."""
-    groups: dict[str, list[Candidate]] = {}
-    for candidate in candidates:
-        groups.setdefault(candidate.name.lower(), []).append(candidate)
-    chosen = []
-    for group in groups.values():
-        group.sort(key=lambda c: c.rank)
-        winner = group[0]
-        chosen.append(winner)
-        for other in group[1:]:
-            report.problems.append(_skipped(other, winner))
-    return sorted(chosen, key=lambda c: str(c.path))
-
-
-def _skipped(other: Candidate, winner: Candidate) -> Diagnostic:
-    severity: Severity = "warning"
-    hint: str | None = None
-    if other.language != winner.language:
-        message = (f"not imported: the {other.language or 'default'}-language version of "
-                   f"{winner.path}, which is imported; a talkpages site has one language")
-        hint = "to publish this language too, import its folder into a site of its own"
-    elif (other.path.parent == winner.path.parent
-          and other.path.stem.lower() == winner.path.stem.lower()):
-        message = f"not imported: the rendered copy of {winner.path.name}, which is imported"
-    else:
-        message = f"not imported: {winner.path} has the same name, {winner.name!r}"
-        hint = "rename one of them (or give it a `slug`) and import again"
-        severity = "error"
-    return Diagnostic(other.path, message, severity=severity, hint=hint)

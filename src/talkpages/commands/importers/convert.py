@@ -14,7 +14,6 @@ differs is left alone and reported.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -26,15 +25,16 @@ from ...content import links, times
 from ...content.addresses import UNSAFE_HINT, unpublished
 from ...content.config import Config
 from ...content.fields import make_talk
-from ...content.frontmatter import FrontMatter, FrontMatterError, split
-from ...content.loader import BUNDLE_INDEX, MAX_FILE_BYTES, TALKS_DIR
+from ...content.frontmatter import FrontMatter, split
+from ...content.lint import raw_html
+from ...content.loader import BUNDLE_INDEX, TALKS_DIR
 from ...content.model import Talk, slugify
 from ...diagnostics import Diagnostic
 from ..safefile import create_new
 from ..scaffold import toml
+from .sources import bundle_files, raw_body, read_source
 
 DATE_KEYS = frozenset({"date", "date_end", "publishdate", "lastmod", "expirydate", "page_date"})
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 _SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*([\w-]+)")
 
 
@@ -47,6 +47,7 @@ class Candidate:
     bundle: Path | None = None  # the folder whose other files go with it
     language: str | None = None
     rank: tuple[Any, ...] = ()  # among files with the same name, the lowest wins
+    place: str = ""  # its address on the old site, such as "event/2019/joker"
 
     @property
     def target(self) -> Path:
@@ -61,9 +62,14 @@ class Adapted:
     data: dict[str, Any]
     lines: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # remarks for the report
+    changes: list[str] = field(default_factory=list)  # what the importer changed, for it
 
 
 Adapter = Callable[[FrontMatter, Candidate], Adapted]
+# The importer's own changes to a talk, made once its fields are known to be read as the
+# old site read them: the bundle's PDF as `url_pdf`, a zone for its times (returns
+# remarks for the report, changes `Adapted.data` in place).
+Adjuster = Callable[[Candidate, Adapted, tuple[str, ...]], list[str]]
 
 
 @dataclass(frozen=True)
@@ -84,55 +90,14 @@ class Outcome:
     copied: int = 0
     problems: list[Diagnostic] = field(default_factory=list)
     zoned: bool = False  # its times were read in the old site's zone: naive, timed
+    authors: tuple[str, ...] = ()  # as the talk names them
+    changes: list[str] = field(default_factory=list)  # what the importer changed
+    html: list[str] = field(default_factory=list)  # raw HTML elements of its text
+    skipped: str | None = None  # why the file is no talk, and was left out
 
     @property
     def failed(self) -> bool:
         return any(p.is_error for p in self.problems)
-
-
-def bundle_files(candidate: Candidate, root: str, problems: list[Diagnostic],
-                 ) -> tuple[str, ...]:
-    """The bundle's files to copy: everything but its content files (index.*). Links
-    are followed while they stay inside the site imported from (`root`, its real
-    path), as the build follows them (links.py); one that does not is an error."""
-    if candidate.bundle is None:
-        return ()
-    found = links.walk(candidate.bundle, os.path.realpath(candidate.bundle), root, problems)
-    return tuple(sorted((name for name in found
-                         if "/" in name or not name.lower().startswith("index.")),
-                        key=lambda name: name.split("/")))
-
-
-def read_source(path: Path) -> tuple[str, FrontMatter] | list[Diagnostic]:
-    """The text and front matter of a file, or why they cannot be read."""
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return [Diagnostic(path, "the file is too large to be a talk file", 1, 1)]
-        raw = path.read_bytes()
-    except OSError as exc:
-        return [Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        return [Diagnostic(path, "the file is not UTF-8 text", line, 1,
-                           hint="save it as UTF-8 and import again")]
-    try:
-        return text, split(text)
-    except FrontMatterError as exc:
-        return [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
-
-
-def raw_body(text: str, body_line: int) -> str:
-    """The body exactly as written (line endings included) from line `body_line` on."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    line = 1
-    for match in _NEWLINE.finditer(text):
-        line += 1
-        if line == body_line:
-            return text[match.end():]
-    return ""
 
 
 class Converter:
@@ -141,7 +106,9 @@ class Converter:
     def __init__(self, site_dir: Path, adapt: Adapter, source_config: Config,
                  target_config: Config, *, source: Path, direct: bool,
                  static_dir: Path | None = None,
-                 taken: Mapping[str, Path] | None = None) -> None:
+                 taken: Mapping[str, Path] | None = None,
+                 adjusters: Iterable[Adjuster] = (),
+                 skip: Callable[[FrontMatter], str | None] | None = None) -> None:
         self.site_dir = site_dir
         self.source = source  # the site imported from: links are followed inside it
         self.root = links.real(self.source)
@@ -151,6 +118,8 @@ class Converter:
         self.direct = direct  # the loader reads these files as they are (Hugo's)
         self.static_dir = static_dir
         self.taken = dict(taken or {})  # slug -> the file that has it
+        self.adjusters = tuple(adjusters)
+        self.skip = skip  # why a file is no talk (a Hugo widget page), if it is not
 
     def convert(self, candidate: Candidate) -> Outcome:
         outcome = Outcome()
@@ -158,7 +127,7 @@ class Converter:
         if outside is not None:
             outcome.problems.append(outside)
             return outcome
-        files = bundle_files(candidate, self.root, outcome.problems)
+        files = bundle_files(candidate.bundle, self.root, outcome.problems)
         if outcome.failed:
             return outcome
         read = read_source(candidate.path)
@@ -166,19 +135,40 @@ class Converter:
             outcome.problems += read
             return outcome
         text, fm = read
+        if self.skip is not None:
+            outcome.skipped = self.skip(fm)
+            if outcome.skipped:
+                return outcome
         slug = slugify(candidate.name)
         adapted = self.adapt(fm, candidate)
         values = {f.name: getattr(fm, f.name) for f in dataclasses.fields(fm)}
         source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
         talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config, files)
+        dropped = _page_dates(problems) if talk is None else {}
+        if dropped:  # the page's own dates, broken: the talk is imported without them
+            adapted.data = {k: v for k, v in adapted.data.items() if k.lower() not in dropped}
+            fm = dataclasses.replace(fm, data={k: v for k, v in fm.data.items()
+                                               if k.lower() not in dropped})
+            source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
+            talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config,
+                                       files)
+            problems += list(dropped.values())
         outcome.problems += problems
         if talk is None:
             return outcome
         if self.direct:
             as_is, _ = make_talk(fm, candidate.path, slug, self.source_config, files)
-            changed = differences(as_is, talk) if as_is else ["the whole talk"]
+            changed = differences(as_is, talk, skip={"aliases"}) if as_is else [
+                "the whole talk"]
             if changed:
                 return self._internal(outcome, candidate, changed)
+        adapted.notes += [note for adjust in self.adjusters
+                          for note in adjust(candidate, adapted, files)]
+        if self.adjusters:  # read again, with what the importer changed
+            source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
+            talk, _ = make_talk(source_fm, candidate.path, slug, self.source_config, files)
+            if talk is None:
+                return self._internal(outcome, candidate, ["the whole talk"])
         outcome.zoned = (isinstance(talk.schedule.start, datetime) and talk.schedule.zone
                          is not None and not _own(adapted.data, "timezone"))
         document = self._document(adapted.data, fm, talk, text)
@@ -196,6 +186,10 @@ class Converter:
                 candidate.path, f"not imported: the slug {talk.slug!r} belongs to {owner}",
                 1, 1, hint="give one of them another `slug = \"…\"`"))
             return outcome
+        outcome.authors = talk.authors
+        outcome.changes = adapted.changes
+        outcome.html = list(dict.fromkeys(
+            tag for text in (talk.abstract, talk.summary, talk.body) for tag in raw_html(text)[0]))
         outcome.problems += self._remarks(candidate, talk, fm, adapted, files)
         self._write(candidate, target, document.encode("utf-8"), files, outcome)
         if not outcome.failed:
@@ -311,6 +305,26 @@ class Converter:
                     severity="warning"))
 
 
+PAGE_DATES = ("publishdate", "lastmod", "expirydate")
+
+
+def _page_dates(problems: list[Diagnostic]) -> dict[str, Diagnostic]:
+    """When the only errors of a file are in the dates of its page (`publishDate`,
+    `lastmod`), which say nothing of the talk: those fields, each with its error
+    turned into a warning that it is left out."""
+    errors = [p for p in problems if p.is_error]
+    found: dict[str, Diagnostic] = {}
+    for problem in errors:
+        key = next((k for k in PAGE_DATES if f"`{k}`" in problem.message.lower()), None)
+        if key is None:
+            return {}
+        found[key] = dataclasses.replace(
+            problem, severity="warning", message=problem.message + "; the talk is imported "
+            "without it", hint=problem.hint or "write the date as 2019-05-22 or "
+            "2019-05-22T14:50:00 and add it again")
+    return found
+
+
 def _create(path: Path, content: bytes | Path) -> str:
     """"created", "same" or "differs"; never replaces a file."""
     data = content.read_bytes() if isinstance(content, Path) else content
@@ -368,9 +382,9 @@ def to_toml(key: str, value: Any) -> Any:
     return value
 
 
-def differences(a: Talk, b: Talk) -> list[str]:
+def differences(a: Talk, b: Talk, skip: Iterable[str] = ()) -> list[str]:
     """The fields in which two readings of a talk differ (params and the file aside)."""
-    skip = {"source", "params", "modified", "bundle_files"}
+    skip = {"source", "params", "modified", "bundle_files", *skip}
     return [f.name for f in dataclasses.fields(Talk) if f.name not in skip
             and _comparable(getattr(a, f.name)) != _comparable(getattr(b, f.name))]
 

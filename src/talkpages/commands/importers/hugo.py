@@ -130,7 +130,8 @@ def find(site: Path, config: dict[str, Any]) -> list[Candidate]:
             rank = (language_rank, order, CONTENT[candidate.path.suffix.lower()],
                     len(candidate.path.parts), str(candidate.path))
             found.append(Candidate(candidate.path, candidate.name, candidate.bundle,
-                                   candidate.language, rank))
+                                   candidate.language, rank,
+                                   _place(folder, candidate, language_rank == 0)))
     return found
 
 
@@ -161,6 +162,17 @@ def _section_roots(site: Path, config: dict[str, Any], languages: frozenset[str]
                 seen.add(folder.resolve())
                 roots.append((folder, language, order))
     return roots
+
+
+def _place(section: Path, candidate: Candidate, default: bool) -> str:
+    """The talk's address on the old site, as Hugo makes it: the section, the folders
+    below it and the bundle's or file's name (`event/2019/joker`); a language other
+    than the default comes first (`de/talk/x`)."""
+    inner = (candidate.bundle or candidate.path.parent / candidate.name).relative_to(section)
+    parts = [section.name, *inner.parts]
+    if not default and candidate.language:
+        parts.insert(0, candidate.language)
+    return "/".join(parts)
 
 
 def split_language(stem: str, languages: frozenset[str] | None = None,
@@ -231,6 +243,7 @@ def adapt(fm: FrontMatter, candidate: Candidate) -> Adapted:
             continue
         out[key] = value
         _line(fm, key, name, lines)
+    _alias(out, candidate)
     for key, line in fm.key_lines.items():  # nested keys (image.caption) keep their lines
         if "." in key:
             head, rest = key.split(".", 1)
@@ -239,6 +252,66 @@ def adapt(fm: FrontMatter, candidate: Candidate) -> Adapted:
                     head = ours
             lines.setdefault(f"{head}.{rest}", line)
     return Adapted(out, lines)
+
+
+def _alias(out: dict[str, Any], candidate: Candidate) -> None:
+    """The talk's address on the old site joins its `aliases`, so that the built site
+    sends visitors of the old address on: `url` if the page set one, else the section
+    and folders with the page's `slug` or name (`/event/2019/joker/`)."""
+    if not candidate.place:
+        return
+    lower = {k.lower(): k for k in out}
+    url = out.get(lower.get("url", ""))
+    if isinstance(url, str) and url.strip():
+        old = "/" + url.strip().strip("/") + "/"
+    else:
+        slug = out.get(lower.get("slug", ""))
+        parts = candidate.place.split("/")
+        if isinstance(slug, str) and slug.strip():
+            parts[-1] = slug.strip()
+        old = "/" + "/".join(parts) + "/"
+    key = lower.get("aliases", "aliases")
+    aliases = out.get(key)
+    if isinstance(aliases, str):
+        aliases = [aliases]
+    if not isinstance(aliases, list):
+        aliases = []
+    if old.lower() not in (str(a).strip().lower() for a in aliases):
+        out[key] = [*aliases, old]
+
+
+def bundle_pdf(candidate: Candidate, adapted: Adapted, files: tuple[str, ...]) -> list[str]:
+    """Wowchemy shows a PDF button for a bundle's `<folder>.pdf`: it becomes `url_pdf`
+    (or `url_slides` when the page has a `url_pdf` of its own already)."""
+    if candidate.bundle is None:
+        return []
+    wanted = f"{candidate.bundle.name}.pdf".lower()
+    pdf = next((name for name in files if name.lower() == wanted), None)
+    if pdf is None:
+        return []
+    data = adapted.data
+    present = {k.lower(): v for k, v in data.items() if v not in (None, "", [])}
+    if any(str(v).strip().lstrip("./") == pdf for k, v in present.items()
+           if k.startswith("url_")):
+        return []
+    key = next((k for k in ("url_pdf", "url_slides") if k not in present), None)
+    if key is None:
+        return []
+    data.pop(next((k for k in data if k.lower() == key), key), None)
+    data[key] = pdf
+    adapted.changes.append(f"{key} = {pdf!r}, the PDF the old site showed a button for")
+    return []
+
+
+def not_a_talk(fm: FrontMatter) -> str | None:
+    """Why a page of a talk section is no talk: a headless page, or a widget page of
+    Wowchemy (the section's landing page made of widgets)."""
+    data = {k.lower(): v for k, v in fm.data.items()}
+    if data.get("headless") is True or str(data.get("headless")).lower() == "true":
+        return "a headless page (`headless: true`): the old site published no page for it"
+    if str(data.get("type") or "").strip().lower() == "widget_page":
+        return "a widget page (`type: widget_page`), which lays out a section, not a talk"
+    return None
 
 
 def _line(fm: FrontMatter, source_key: str, key: str, lines: dict[str, int]) -> None:

@@ -1,0 +1,154 @@
+"""Hugo Academic / Wowchemy / Hugo Blox author profiles -> `speakers.toml`.
+
+Those themes keep a profile per person in `content/authors/<id>/_index.md` and talks
+name people by that id (`authors: [admin]`), or by a name whose slug is the id
+(`Jane Doe` for `jane-doe/`). Each person the imported talks name gets a table in
+`speakers.toml`, keyed by what the talks write, so the talk files keep their `authors`
+as they were and the pages show the name:
+
+- `title` (or the older `name`) -> `name`;
+- the body, the profile's biography, -> `bio` (else the short `bio` field);
+- `role` and the names of `organizations` -> `affiliation` ("Professor, Example U");
+- `social` (`link`) and `profiles` (`url`) -> `links`, named after their icon;
+  links that are not http(s) or mailto (`#contact`, `/media/cv.pdf`) are left out,
+  with a remark; a `website`, or a social link with a globe/home icon, -> `url`.
+
+Photos (`avatar.jpg` beside the profile) are not carried over yet: `speaker_table`
+is where a key for them would be added. An existing `speakers.toml` is never changed:
+the report names the people it lacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ...content.model import slugify
+from ...content.speakers import SPEAKERS_NAME, load_speakers, parse_speakers
+from ...diagnostics import Diagnostic
+from ..safefile import create_new
+from ..scaffold import toml
+from .sources import read_source
+
+PROFILE_NAMES = ("_index.md", "index.md", "_index.markdown", "index.markdown")
+ICONS = {"github": "GitHub", "gitlab": "GitLab", "twitter": "Twitter", "x-twitter": "X",
+         "linkedin": "LinkedIn", "mastodon": "Mastodon", "envelope": "E-mail",
+         "google-scholar": "Google Scholar", "orcid": "ORCID", "youtube": "YouTube",
+         "researchgate": "ResearchGate", "bluesky": "Bluesky", "stack-overflow":
+         "Stack Overflow", "cv": "CV", "ai": "Google Scholar"}
+HOME_ICONS = ("globe", "home", "house", "link", "website")
+
+
+def find_profiles(content: Path) -> dict[str, Path]:
+    """The profile file of each author id under `content/authors/`."""
+    folder = content / "authors"
+    profiles: dict[str, Path] = {}
+    if not folder.is_dir():
+        return profiles
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir() and not entry.name.startswith("."):
+            found = next((entry / n for n in PROFILE_NAMES if (entry / n).is_file()), None)
+            if found is not None:
+                profiles[entry.name] = found
+    return profiles
+
+
+def speaker_table(path: Path, problems: list[Diagnostic]) -> dict[str, Any] | None:
+    """One speakers.toml table from a profile file (None if it cannot be read)."""
+    read = read_source(path)
+    if isinstance(read, list):
+        problems += [Diagnostic(p.path, f"author profile not carried over: {p.message}",
+                                p.line, p.column, severity="warning") for p in read]
+        return None
+    data = {str(k).lower(): v for k, v in read[1].data.items()}
+    table: dict[str, Any] = {}
+    name = _text(data.get("title")) or _text(data.get("name"))
+    if name:
+        table["name"] = name
+    bio = read[1].body.strip() or _text(data.get("bio"))
+    if bio:
+        table["bio"] = bio
+    organizations = data.get("organizations")
+    names = [_text(o.get("name")) for o in organizations if isinstance(o, dict)] \
+        if isinstance(organizations, list) else []
+    affiliation = ", ".join(p for p in [_text(data.get("role")), *names] if p)
+    if affiliation:
+        table["affiliation"] = affiliation
+    url = _text(data.get("website"))
+    links, dropped = [], []
+    for entry in _list(data.get("social")) + _list(data.get("profiles")):
+        icon = _text(entry.get("icon")).lower()
+        link = _text(entry.get("link")) or _text(entry.get("url"))
+        if not link:
+            continue
+        if not link.startswith(("https://", "http://", "mailto:")):
+            dropped.append(link)
+        elif icon in HOME_ICONS and not url:
+            url = link
+        else:
+            label = _text(entry.get("label")) or ICONS.get(icon) or icon.title() or link
+            links.append({"name": label, "url": link})
+    if url.startswith(("https://", "http://")):
+        table["url"] = url
+    if links:
+        table["links"] = links
+    if dropped:
+        problems.append(Diagnostic(
+            path, "links of the profile left out of speakers.toml (not http(s) or mailto): "
+            + ", ".join(dropped), severity="warning",
+            hint="give their full address in speakers.toml"))
+    return table
+
+
+def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
+                    problems: list[Diagnostic]) -> dict[str, str]:
+    """Write `speakers.toml` for the people the talks name (`named`) who have a
+    profile; returns what each of them is called now (id -> name)."""
+    profiles = find_profiles(content)
+    if not profiles:
+        return {}
+    by_slug = {slugify(key): path for key, path in profiles.items()}
+    tables: dict[str, dict[str, Any]] = {}
+    for key in sorted(set(named)):
+        path = profiles.get(key) or by_slug.get(slugify(key))
+        if path is not None:
+            table = speaker_table(path, problems)
+            if table:
+                tables[key] = table
+    if not tables:
+        return {}
+    _, found = parse_speakers(tables, site_dir / SPEAKERS_NAME, {})
+    if found:  # what would be written must read back cleanly
+        problems += found
+        return {}
+    target = site_dir / SPEAKERS_NAME
+    text = ("# Written by `talkpages import` from the old site's author profiles\n"
+            "# (content/authors/): keys are what talks write in `authors`.\n\n"
+            + toml(tables))
+    try:
+        create_new(target, text.encode("utf-8"))
+    except FileExistsError:
+        existing, _ = load_speakers(site_dir)
+        missing = sorted(set(tables) - set(existing))
+        if target.read_text(encoding="utf-8") != text and missing:
+            problems.append(Diagnostic(
+                target, f"left as it is: it has no entry for {', '.join(missing)}, whose "
+                "profiles the old site has", severity="warning",
+                hint="add them from " + ", ".join(
+                    str(profiles.get(k) or by_slug[slugify(k)]) for k in missing[:3])))
+            return {k: existing[k].name for k in tables if k in existing}
+    except OSError as exc:
+        problems.append(Diagnostic(target, f"cannot write the speakers: {exc}"))
+        return {}
+    return {key: table.get("name", key) for key, table in tables.items()}
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _list(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    return [{str(k).lower(): v for k, v in e.items()} for e in value if isinstance(e, dict)]

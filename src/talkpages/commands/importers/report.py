@@ -1,0 +1,132 @@
+"""What an import did, and the short migration report `talkpages import` prints: the
+talks imported, renamed and skipped (with why), how times without a zone were read,
+bodies with raw HTML, authors that became speakers, and the settings carried over."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...diagnostics import Diagnostic, display_path
+from ..console import plural
+from .zones import ZoneNote
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """What `talkpages import` was asked for beyond the paths."""
+
+    timezone: str | None = None  # --timezone: the zone of naive times
+    assume_local_z: bool = False  # --assume-local-z: Z times may be local times too
+    unsafe_html: bool = False  # --unsafe-html: the site's bodies may keep their HTML
+
+
+@dataclass
+class ImportReport:
+    source: Path
+    found: int = 0  # talk files found
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)  # imported by an earlier run
+    copied: int = 0  # bundle files
+    failed: list[Path] = field(default_factory=list)  # not converted: see problems
+    problems: list[Diagnostic] = field(default_factory=list)
+    config_note: str = ""  # what became of the zone
+    renamed: list[tuple[Path, str, str]] = field(default_factory=list)  # file, old, new name
+    skipped: list[tuple[Path, str]] = field(default_factory=list)  # file, why
+    authors: dict[str, str] = field(default_factory=dict)  # id in talks -> speaker's name
+    changes: list[tuple[Path, str]] = field(default_factory=list)  # file, what changed
+    zones: list[ZoneNote] = field(default_factory=list)  # times written with no zone
+    zone_origin: str = ""  # where the zone of naive times came from
+    settings: dict[str, Any] = field(default_factory=dict)  # written to talkpages.toml
+    settings_lacking: dict[str, Any] = field(default_factory=dict)  # not in the existing one
+    html: list[tuple[Path, list[str]]] = field(default_factory=list)  # bodies with raw HTML
+    unsafe_html: bool = False  # the site lets it through
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.is_error for p in self.problems)
+
+
+def summary(report: ImportReport) -> list[str]:
+    """The migration report: a few lines after the messages of each file."""
+    lines = []
+    lines += _times(report)
+    if report.renamed:
+        lines.append(f"Renamed {plural(len(report.renamed), 'talk')} whose folder name "
+                     "another talk has too (the old address is kept as an alias):")
+        lines += [f"  {display_path(path)} -> {new}" for path, _, new in report.renamed]
+    if report.skipped:
+        lines.append(f"Skipped {plural(len(report.skipped), 'file')}:")
+        lines += [f"  {display_path(path)}: {why}" for path, why in report.skipped]
+    if report.changes:
+        lines.append(f"Added from the old site's conventions ({len(report.changes)}):")
+        lines += [f"  {display_path(path)}: {what}" for path, what in report.changes]
+    lines += _html(report)
+    if report.authors:
+        lines.append(f"{plural(len(report.authors), 'author')} of the old site in "
+                     "speakers.toml, with the name, bio and links of their profile: "
+                     + ", ".join(f"{key} = {name}" if key != name else key
+                                 for key, name in sorted(report.authors.items())))
+    if report.settings:
+        lines.append("Settings carried over into talkpages.toml: " + ", ".join(
+            f"{key} = {_toml(value)}" for key, value in report.settings.items()))
+    if report.settings_lacking:
+        lines.append("talkpages.toml exists and is left as it is; the old site's settings it "
+                     "does not have: " + ", ".join(
+                         f"{key} = {_toml(value)}"
+                         for key, value in report.settings_lacking.items()))
+    return lines
+
+
+def _toml(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else f'"{value}"'
+
+
+def _html(report: ImportReport) -> list[str]:
+    if not report.html:
+        return []
+    tags = list(dict.fromkeys(tag for _, found in report.html for tag in found))
+    listed = ", ".join(tags[:6]) + (", …" if len(tags) > 6 else "")
+    if report.unsafe_html:
+        head = (f"Raw HTML in {plural(len(report.html), 'talk')} ({listed}): let through, "
+                "as unsafe_html = true says (only while every author of a talk file is "
+                "trusted)")
+    else:
+        head = (f"Raw HTML in {plural(len(report.html), 'talk')} ({listed}): shown as text, "
+                "as the old site did not; if the site is your own, import with "
+                "--unsafe-html, or write it as Markdown")
+    files = [f"  {display_path(path)}" for path, _ in report.html[:10]]
+    more = [f"  … and {len(report.html) - 10} more"] if len(report.html) > 10 else []
+    return [head, *files, *more]
+
+
+def _times(report: ImportReport) -> list[str]:
+    naive = [n for n in report.zones if n.kind == "naive"]
+    z_times = [n for n in report.zones if n.kind == "Z"]
+    lines = []
+    if naive:
+        zone = naive[0].read_as
+        lines.append(f"Times with no zone: {plural(len(naive), 'talk')} naive, read in "
+                     f"{zone} ({report.zone_origin})")
+    if z_times:
+        local = [n for n in z_times if n.read_as != "UTC"]
+        kept = len(z_times) - len(local)
+        parts = []
+        if local:
+            parts.append(f"{len(local)} read as local times of {local[0].read_as} "
+                         "(--assume-local-z)")
+        if kept:
+            parts.append(f"{kept} kept as UTC" + ("" if local else
+                         ": if they are local times, import with --timezone ZONE "
+                         "--assume-local-z"))
+        lines.append(f"Times written with Z: {plural(len(z_times), 'talk')}; "
+                     + "; ".join(parts))
+    hinted = [n for n in report.zones if n.hint]
+    if hinted:
+        lines.append(f"Zones the files suggest ({len(hinted)}, not applied: add "
+                     "`timezone = \"…\"` to the talk if right):")
+        lines += [f"  {display_path(n.path)}: {n.hint[0]}, as {n.hint[1]}; read as "
+                  f"{n.read_as}" + (" (written with Z: drop the Z too)" if n.kind == "Z"
+                                    else "") for n in hinted if n.hint]
+    return lines

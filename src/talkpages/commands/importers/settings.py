@@ -1,0 +1,115 @@
+"""The old site's settings that a new `talkpages.toml` carries over.
+
+From a Hugo config: `title`, `baseURL` -> `base_url`, and the language of the pages
+(`languageCode` of the default language, else the site's `languageCode` if it is
+that language, else `defaultContentLanguage`: the talks imported are in that
+language) -> `language`, so a Russian site's pages say `lang="ru"`.
+From academicpages' `_config.yml`: `title`, `url` + `baseurl` -> `base_url`, `locale`
+-> `language`. Then the zone of naive times (`timezone`) and, with `--unsafe-html`,
+`unsafe_html = true`.
+
+A new site gets them in a new talkpages.toml. An existing one is never changed: the
+report names what it lacks.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ...content.config import CONFIG_NAME, OPTIONS, Config
+from ...diagnostics import Diagnostic
+from ..safefile import create_new
+from ..scaffold import toml
+
+ORDER = ("title", "base_url", "language", "timezone", "unsafe_html")
+_LANGUAGE = re.compile(r"^([A-Za-z]{2,3})(?:[-_]([A-Za-z0-9]{2,8}))?$")
+
+
+def carried(kind: str, config: dict[str, Any], where: Path | None,
+            problems: list[Diagnostic]) -> dict[str, Any]:
+    """The settings of the old site's config (its keys lower-cased) in ours."""
+    found: dict[str, Any] = {"title": config.get("title")}
+    if kind == "hugo":
+        found["base_url"] = config.get("baseurl")
+        found["language"] = _hugo_language(config)
+    else:
+        url, base = config.get("url"), config.get("baseurl")
+        if isinstance(url, str) and url.strip():
+            found["base_url"] = url.strip().rstrip("/") + "/" + (
+                base.strip().strip("/") + "/" if isinstance(base, str) and base.strip("/ ")
+                else "")
+        found["language"] = config.get("locale")
+    settings = {}
+    for key, value in found.items():
+        if value in (None, "", "/"):
+            continue
+        if key == "language":
+            value = language_tag(value)
+            if value is None:
+                continue
+        try:
+            settings[key] = OPTIONS[key](value)
+        except ValueError as exc:
+            problems.append(Diagnostic(where, f"the old site's {key} is not carried over: "
+                                       f"{exc}", severity="warning"))
+    return settings
+
+
+def _hugo_language(config: dict[str, Any]) -> Any:
+    """The language of the talks imported, which are the default language's: the
+    `languageCode` of that language, or the site's when it is that language (`ru-ru`
+    for `ru`), else `defaultContentLanguage` itself."""
+    default = str(config.get("defaultcontentlanguage") or "").strip().lower()
+    languages = config.get("languages")
+    if isinstance(languages, dict) and default:
+        own = next((v for k, v in languages.items() if str(k).lower() == default), None)
+        if isinstance(own, dict):
+            code = next((v for k, v in own.items() if str(k).lower() == "languagecode"), None)
+            if code:
+                return code
+    code = config.get("languagecode")
+    tag = language_tag(code)
+    if not default or (tag is not None and tag.split("-")[0] == default.split("-")[0]):
+        return code
+    return default
+
+
+def language_tag(value: Any) -> str | None:
+    """`ru`, `en-us`, `pt_BR` -> `ru`, `en-US`, `pt-BR`; None for what is no language."""
+    match = _LANGUAGE.match(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        return None
+    language, region = match.group(1).lower(), match.group(2)
+    if region is None:
+        return language
+    return f"{language}-{region.upper() if len(region) == 2 else region}"
+
+
+def write_new(site_dir: Path, settings: dict[str, Any], problems: list[Diagnostic]) -> bool:
+    """A new talkpages.toml with `settings`; False if one exists (it is left alone)."""
+    path = site_dir / CONFIG_NAME
+    ordered = {key: settings[key] for key in ORDER if key in settings}
+    lines = ["# Written by `talkpages import` from the old site's settings."]
+    if "timezone" in ordered:
+        lines.append("# timezone: the zone of the talks' times written without one.")
+    if ordered.get("unsafe_html"):
+        lines.append("# unsafe_html: raw HTML of the talks is let through; keep it only "
+                     "while every author of a talk file is trusted.")
+    try:
+        create_new(path, ("\n".join(lines) + "\n" + toml(ordered)).encode("utf-8"))
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        problems.append(Diagnostic(path, f"cannot write the site config: {exc}"))
+        return False
+    return True
+
+
+def lacking(existing: Config, settings: dict[str, Any]) -> dict[str, Any]:
+    """What of `settings` an existing config has not set (it keeps its defaults)."""
+    default = Config()
+    return {key: value for key, value in settings.items() if key != "timezone"
+            and getattr(existing, key) == getattr(default, key)
+            and getattr(existing, key) != value}
