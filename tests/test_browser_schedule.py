@@ -158,7 +158,7 @@ def test_a_talk_moves_to_past_after_its_end_without_a_rebuild(browser: Any,
 def test_tag_speaker_and_talk_pages_follow_the_clock_too(browser: Any, fixture: str) -> None:
     from playwright.sync_api import expect
 
-    for path in ("tags/kubernetes/", "speakers/grace-hopper/"):
+    for path in ("tags/kubernetes/", "speakers/grace-hopper/", "years/2099/"):
         page = at(browser, utc("2099-06-01T16:59:00"))
         page.goto(fixture + path)
         expect(page.locator("section.upcoming").get_by_role(
@@ -166,6 +166,9 @@ def test_tag_speaker_and_talk_pages_follow_the_clock_too(browser: Any, fixture: 
         page.clock.fast_forward("02:00")
         expect(page.locator("section.past .talk-item").first.locator(".talk-title")
                ).to_have_text(ONLINE)
+        if path.startswith("years/"):  # its own year: a heading, not a link
+            expect(page.locator("section.past h3")).to_have_text("2099")
+            expect(page.locator("section.past h3 a")).to_have_count(0)
         page.context.close()
     # a page with no past talks yet gets its Past section
     page = at(browser, utc("2099-07-01T10:29:00"))
@@ -280,4 +283,30 @@ def test_without_a_public_base_url_the_address_is_where_the_page_is(
         expect(menu).to_have_attribute("open", "")
         expect(menu.locator("#feed-address")).to_have_value(url + "tags/go/calendar.ics")
         expect(menu.get_by_role("link")).to_have_text(["Download the .ics file"])
+        page.context.close()
+
+
+def test_a_series_stays_upcoming_until_its_last_date(browser: Any, make_site: MakeSite,
+                                                      tmp_path: Path) -> None:
+    """A weekly series is listed at its next date; once that date is over the series is
+    still to come (data-until), and the card claims nothing of a date that is gone."""
+    from playwright.sync_api import expect
+
+    site = make_site({"talks/weekly.md": talk("Weekly", "2099-01-05T10:00:00",
+                                              'recurrence = "FREQ=WEEKLY;COUNT=3"')})
+    out = tmp_path / "out"
+    assert build(site, out, LoadOptions(now=NOW)).ok
+    with serve(out, "/") as url:
+        page = at(browser, utc("2099-01-05T10:30:00"))
+        page.goto(url)
+        weekly = row(page, "Weekly")
+        expect(weekly.locator(".live")).to_have_text("Happening now")
+        page.clock.fast_forward("01:00:00")  # 11:30: the first date is over, two to come
+        expect(page.locator("section.upcoming .talk-title")).to_have_text(["Weekly"])
+        expect(weekly.locator(".live")).to_have_count(0)
+        expect(page.locator(".next-talk .relative")).to_be_hidden()
+        page.clock.fast_forward(15 * 24 * 3600 * 1000)  # past the third date
+        expect(page.locator("section.past .talk-title")).to_have_text(["Weekly"])
+        expect(page.locator(".next-talk")).to_be_hidden()
+        assert page.errors == []
         page.context.close()

@@ -279,9 +279,10 @@
       card.dataset.start = row.dataset.start;
       card.dataset.end = row.dataset.end;
     }
-    var soon = card.querySelector(".relative");
-    soon.textContent = relative(instant(card.dataset.start), instant(card.dataset.end), now);
-    soon.hidden = false;
+    var soon = card.querySelector(".relative"), end = instant(card.dataset.end);
+    /* a series listed at a date now gone says nothing of its next one until rebuilt */
+    soon.hidden = now >= end;
+    soon.textContent = soon.hidden ? "" : relative(instant(card.dataset.start), end, now);
   }
 
   function setUpSchedule() {
