@@ -1,6 +1,9 @@
 /* talkpages: small enhancements on top of pages that work without JavaScript.
    - the index's filter box (shown only when <html> has the class "js");
    - a talk's time in the visitor's own zone, when it differs from the event's;
+   - the lists kept true to the clock between builds: a talk that is over moves from
+     Upcoming to Past, one under way says so, the "Next talk" card counts down;
+   - the subscribe menu: opened by its address (#subscribe), the feed's address copied;
    - a video player loaded only when the visitor asks for it. */
 (function () {
   "use strict";
@@ -136,6 +139,11 @@
       return part ? part.value : "";
     };
     var text = day.format(start) + ", " + clock.format(start);
+    if (node.hasAttribute("data-brief")) {  /* a list row: the start is enough */
+      node.textContent = "Your time: " + text + " " + zone(start);
+      node.hidden = false;
+      return;
+    }
     if (day.format(start) === day.format(end)) {
       text += "\u2013" + clock.format(end) + " " + zone(end);
     } else {
@@ -144,6 +152,180 @@
     var name = Intl.DateTimeFormat().resolvedOptions().timeZone;
     node.textContent = "Your time" + (name ? " (" + name + ")" : "") + ": " + text;
     node.hidden = false;
+  }
+
+  /* ---- The schedule: a page is built once and read for weeks. Upcoming rows carry
+     their instants (data-start, data-end; data-until for a series); a talk that is over
+     moves to Past, one under way says "Happening now", the card counts down. ---- */
+  var MINUTE = 60000, DAY = 86400000;
+
+  function instant(text) {  /* an ISO instant; "never" (a series with no end): Infinity */
+    var time = Date.parse(text);
+    return isNaN(time) ? Infinity : time;
+  }
+
+  function relative(start, end, now) {  /* "in 8 days", in the visitor's own days */
+    if (now >= start && now < end) return "happening now";
+    var minutes = Math.max(1, Math.round((start - now) / MINUTE));
+    if (minutes < 60) return minutes === 1 ? "in a minute" : "in " + minutes + " minutes";
+    var from = new Date(now), to = new Date(start);
+    var days = Math.round((Date.UTC(to.getFullYear(), to.getMonth(), to.getDate()) -
+      Date.UTC(from.getFullYear(), from.getMonth(), from.getDate())) / DAY);
+    var hours = Math.round(minutes / 60);
+    if (days === 0) return hours === 1 ? "in an hour" : "in " + hours + " hours";
+    if (days === 1) return "tomorrow";
+    if (days < 60) return "in " + days + " days";
+    var months = Math.round(days / 30.44);
+    return months < 24 ? "in " + months + " months" : "in " + Math.round(days / 365.25) + " years";
+  }
+
+  function pastList(box, year) {  /* the list of `year` under Past talks, made if need be */
+    var past = box.querySelector("section.past");
+    if (!past) {
+      past = document.createElement("section");
+      past.className = "past";
+      past.setAttribute("aria-labelledby", "past");
+      var title = document.createElement("h2");
+      title.id = "past";
+      title.textContent = "Past talks";
+      past.appendChild(title);
+      box.appendChild(past);
+    }
+    var empty = past.querySelector(":scope > .empty");
+    if (empty) empty.remove();
+    var before = null, headings = past.querySelectorAll(":scope > h3");
+    for (var i = 0; i < headings.length; i++) {
+      var shown = Number(headings[i].id.replace("year-", ""));
+      if (shown === year) return headings[i].nextElementSibling;
+      if (shown < year) { before = headings[i]; break; }
+    }
+    var heading = document.createElement("h3");
+    heading.id = "year-" + year;
+    if (box.dataset.years) {
+      var link = document.createElement("a");
+      link.href = box.dataset.years + year + "/";
+      link.textContent = year;
+      heading.appendChild(link);
+    } else {
+      heading.textContent = year;
+    }
+    var list = document.createElement("ol");
+    list.className = "talk-list";
+    past.insertBefore(heading, before);
+    past.insertBefore(list, before);
+    return list;
+  }
+
+  function moveToPast(box, row) {  /* newest first: before the first row that began earlier */
+    var when = row.querySelector(".talk-date");
+    when.textContent = when.dataset.short;
+    row.querySelectorAll(".live, .local-time").forEach(function (node) { node.remove(); });
+    var list = pastList(box, Number(row.dataset.year));
+    var start = instant(row.dataset.start), next = null;
+    for (var i = 0; i < list.children.length && !next; i++) {
+      var other = list.children[i].dataset.start;  /* rows past at the build have none */
+      if (!other || instant(other) < start) next = list.children[i];
+    }
+    list.insertBefore(row, next);
+  }
+
+  function markLive(row, live) {
+    var badge = row.querySelector(".live");
+    if (live && !badge) {
+      badge = document.createElement("strong");
+      badge.className = "live";
+      badge.textContent = "Happening now";
+      row.querySelector(".talk-title").after(badge);
+    } else if (!live && badge) {
+      badge.remove();
+    }
+  }
+
+  function updateList(box, now) {
+    var upcoming = box.querySelector("section.upcoming ol");
+    if (!upcoming) return;
+    Array.prototype.slice.call(upcoming.children).forEach(function (row) {
+      var until = row.dataset.until ? instant(row.dataset.until) : instant(row.dataset.end);
+      if (now >= until) return moveToPast(box, row);
+      markLive(row, !/talk--(cancelled|postponed)/.test(row.className) &&
+        now >= instant(row.dataset.start) && now < instant(row.dataset.end));
+    });
+    if (!upcoming.children.length) {
+      var empty = document.createElement("p");
+      empty.className = "empty";
+      empty.textContent = "No upcoming talks yet.";
+      upcoming.replaceWith(empty);
+    }
+  }
+
+  function updateCard(card, box, now) {
+    var row = box && box.querySelector(
+      "section.upcoming .talk-item:not(.talk--cancelled):not(.talk--postponed)");
+    card.hidden = !row;
+    if (!row) return;
+    var title = card.querySelector(".next-title"), theirs = row.querySelector(".talk-title");
+    if (title.getAttribute("href") !== theirs.getAttribute("href")) {
+      title.href = theirs.getAttribute("href");
+      title.textContent = theirs.textContent;
+      var when = card.querySelector(".next-date"), rowWhen = row.querySelector(".talk-date");
+      when.setAttribute("datetime", rowWhen.getAttribute("datetime"));
+      when.textContent = rowWhen.textContent;
+      var meta = row.querySelector(".talk-meta").cloneNode(true);
+      meta.querySelectorAll(".badge").forEach(function (badge) { badge.parentNode.remove(); });
+      card.querySelector(".talk-meta").replaceWith(meta);
+      var local = card.querySelector(".local-time"), rowLocal = row.querySelector(".local-time");
+      if (local) local.remove();
+      if (rowLocal) card.appendChild(rowLocal.cloneNode(true));
+      card.dataset.start = row.dataset.start;
+      card.dataset.end = row.dataset.end;
+    }
+    var soon = card.querySelector(".relative"), end = instant(card.dataset.end);
+    /* a series listed at a date now gone says nothing of its next one until rebuilt */
+    soon.hidden = now >= end;
+    soon.textContent = soon.hidden ? "" : relative(instant(card.dataset.start), end, now);
+  }
+
+  function setUpSchedule() {
+    var boxes = document.querySelectorAll(".schedule");
+    var card = document.querySelector(".next-talk");
+    var offers = document.querySelectorAll(".add-to-calendar[data-until]");
+    function tick() {
+      var now = Date.now();
+      boxes.forEach(function (box) { updateList(box, now); });
+      if (card) updateCard(card, boxes[0], now);
+      offers.forEach(function (offer) { offer.hidden = now >= instant(offer.dataset.until); });
+    }
+    tick();
+    setInterval(tick, 30 * 1000);
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden) tick();
+    });
+  }
+
+  /* ---- Subscribe: the menu opens at its address; the feed's address is copied. ---- */
+  function setUpSubscribe(menu) {
+    var input = menu.querySelector("input");
+    var status = menu.querySelector(".copy-status");
+    if (input.hasAttribute("data-relative")) {  /* no public base_url: where the page is */
+      input.value = new URL(input.value, location.href).href;
+    }
+    function openAtAddress() {
+      if (location.hash === "#" + menu.id) menu.open = true;
+    }
+    openAtAddress();
+    window.addEventListener("hashchange", openAtAddress);
+    input.addEventListener("focus", function () { input.select(); });
+    menu.querySelector(".copy-button").addEventListener("click", function () {
+      function manual() {
+        input.focus();
+        input.select();
+        status.textContent = "Press Ctrl+C (⌘C on a Mac) to copy the address.";
+      }
+      if (!navigator.clipboard || !window.isSecureContext) return manual();
+      navigator.clipboard.writeText(input.value).then(function () {
+        status.textContent = "Copied. Paste it into your calendar app.";
+      }, manual);
+    });
   }
 
   /* ---- Video: nothing is loaded from YouTube or Vimeo before the click. ---- */
@@ -170,4 +352,6 @@
   document.querySelectorAll("form.filter").forEach(setUpFilter);
   document.querySelectorAll(".local-time[data-start]").forEach(showLocalTime);
   document.querySelectorAll("section.video[data-src]").forEach(setUpVideo);
+  document.querySelectorAll("details.subscribe").forEach(setUpSubscribe);
+  setUpSchedule();
 })();

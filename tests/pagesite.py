@@ -61,6 +61,7 @@ bio = "Compilers."
         abstract = "Queues, *fairness* and gangs."
         tags = ["Kubernetes", "Batch Scheduling"]
         url_slides = "slides.pdf"
+        coordinates = { latitude = 40.4531, longitude = -3.6883 }
         [address]
         street = "Av. de Portugal"
         city = "Madrid"

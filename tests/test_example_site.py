@@ -86,7 +86,7 @@ def test_index_lists_past_talks_newest_first_grouped_by_year(built: dict[str, by
 def test_index_links_the_feed_as_webcal_and_https(built: dict[str, bytes]) -> None:
     index = built["index.html"].decode()
     assert 'href="webcal://k82cn.github.io/talks/calendar.ics"' in index
-    assert 'href="https://k82cn.github.io/talks/calendar.ics"' in index
+    assert 'readonly value="https://k82cn.github.io/talks/calendar.ics"' in index
 
 
 def test_every_talk_page_links_resolve(built: dict[str, bytes]) -> None:

@@ -185,9 +185,9 @@ def test_a_cancelled_talk_is_struck_through_and_says_so(make_site: MakeSite) -> 
                       "talks/o.md": talk("On", "2099-03-01")})
     files = outputs(render_site(site))
     index = files["index.html"].decode()
-    assert re.search(r'<li class="talk-item talk--cancelled">.*?>Gone</a> '
+    assert re.search(r'<li class="talk-item talk--cancelled"[^>]*>.*?>Gone</a> '
                      r'<strong class="status">Cancelled</strong>', index, re.S)
-    assert '<li class="talk-item talk--postponed">' in index
+    assert '<li class="talk-item talk--postponed" ' in index
     assert index.count("talk--") == 2
     page = files["c/index.html"].decode()
     assert '<article class="talk talk--cancelled">' in page
@@ -262,5 +262,7 @@ def test_a_recurring_talk_is_listed_at_its_next_occurrence(make_site: MakeSite) 
                                               'recurrence = "FREQ=WEEKLY;COUNT=10"')})
     index = outputs(render_site(site))["index.html"].decode()  # NOW is 21 Nov 2026
     upcoming = index.split('id="past"')[0]
-    assert '<time class="talk-date" datetime="2026-11-22T18:00+00:00">22 Nov 2026</time>' \
-        in upcoming
+    assert ('<time class="talk-date" datetime="2026-11-22T18:00+00:00" data-short="22 Nov 2026">'
+            'Sun 22 Nov 2026 · 18:00 UTC</time>') in upcoming
+    assert 'data-start="2026-11-22T18:00:00Z" data-end="2026-11-22T19:00:00Z" ' \
+        'data-until="2027-01-03T19:00:00Z"' in upcoming  # the series' last end

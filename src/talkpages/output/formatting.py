@@ -6,7 +6,7 @@ bytes: `Wed 22 May 2019, 14:50–15:25 CEST`.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 
 from ..content.times import Schedule, utc_offset, zone_label
 
@@ -62,6 +62,21 @@ def short_when(schedule: Schedule) -> str:
     if first.year == last.year and first.month == last.month:
         return f"{first.day}{DASH}{short_day(last)}"
     return f"{short_day(first)} {DASH} {short_day(last)}"
+
+
+def schedule_when(schedule: Schedule) -> str:
+    """A list row of an upcoming talk, as a schedule reads: the weekday, the start and its
+    zone (`Thu 14 Jan 2027 · 18:00 EST`); the days with their weekdays when all-day."""
+    start = schedule.start
+    if schedule.all_day or not isinstance(start, datetime):
+        return _days(_as_date(start), _as_date(schedule.end))
+    return f"{day(start)} \u00b7 {clock(start)} {zone_label(start)}"
+
+
+def instant(value: datetime) -> str:
+    """An instant in UTC for a script (`2027-01-14T23:00:00Z`): when a talk starts or is
+    over, all-day talks included (their midnights in the talk's zone)."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def zone_note(schedule: Schedule) -> str:

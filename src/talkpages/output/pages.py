@@ -23,7 +23,7 @@ from markupsafe import Markup
 from ..content import taxonomy
 from ..content.model import Site, SiteView, Talk
 from ..content.taxonomy import Group
-from . import embeds, jsonld
+from . import embeds, jsonld, subscribe
 from .keys import Keys, OutputCache
 from .theme import Theme
 
@@ -176,9 +176,33 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "image_url": lambda talk: config.absolute_url(talk.url + quote(talk.image.file))
         if talk.image and talk.image.file else "",
         "next_schedule": lambda talk: talk.next_schedule(site.now),
+        "subscribe": lambda path, name, root: subscribe.links(config, path, name, root + path),
+        "map_url": lambda talk: map_url(*talk.geo) if talk.geo else "",
+        "link_href": link_href,
     }
 
 
+def link_href(url: str, talk: Talk, root: str) -> str:
+    """A link of a talk from a list page: one into the talk's folder made relative to
+    the page (`slides.pdf` -> `../my-talk/slides.pdf`), any other as it is."""
+    if "://" in url or url.startswith(("/", "#", "mailto:")):
+        return href(url)
+    return f"{root}{talk.url}{href(url)}"
+
+
+def href(url: str) -> str:
+    """A URL from a talk file made valid for an href: spaces, quotes, braces… encoded."""
+    return quote(url.strip(), safe=":/?#@!$&'()*+,;=%~")
+
+
+def map_url(latitude: float, longitude: float) -> str:
+    """OpenStreetMap at a venue's coordinates, with a marker."""
+    lat, lon = (f"{value:.6f}".rstrip("0").rstrip(".") for value in (latitude, longitude))
+    return f"https://www.openstreetmap.org/?mlat={lat}&mlon={lon}#map=16/{lat}/{lon}"
+
+
 def tests(site: SiteView) -> dict[str, Callable[..., bool]]:
-    """The template tests: `occurrence is over` (ended at the time of the build)."""
-    return {"over": lambda schedule: bool(schedule.end_utc <= site.now)}
+    """The template tests: `occurrence is over` (ended at the time of the build) and
+    `talk is upcoming` (not over: an occurrence still to come or under way)."""
+    return {"over": lambda schedule: bool(schedule.end_utc <= site.now),
+            "upcoming": lambda talk: talk.is_upcoming(site.now)}

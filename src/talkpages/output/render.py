@@ -260,8 +260,10 @@ def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
         "short_when": formatting.short_when,
         "zone_note": formatting.zone_note,
         "machine": formatting.machine,
+        "schedule_when": formatting.schedule_when,
+        "instant": formatting.instant,
         "absolute": lambda path: site.config.absolute_url(sitefiles.url_path(path)),
-        "href": href,
+        "href": pages.href,
         "content_security_policy": lambda inline: content_security_policy(site, str(inline)),
         "event_file": lambda talk: quote(event_file(talk).split("/", 1)[1]),
         "google_calendar_url": lambda talk: ical.google_url(site, talk),
@@ -281,7 +283,3 @@ def content_security_policy(site: Settings, inline_script: str) -> str:
             f"frame-src 'self'{frames}; object-src 'none'; base-uri 'self'; "
             f"form-action 'self'")
 
-
-def href(url: str) -> str:
-    """A URL from a talk file made valid for an href: spaces, quotes, braces… encoded."""
-    return quote(url.strip(), safe=":/?#@!$&'()*+,;=%~")

@@ -1,0 +1,357 @@
+/* talkpages: small enhancements on top of pages that work without JavaScript.
+   - the index's filter box (shown only when <html> has the class "js");
+   - a talk's time in the visitor's own zone, when it differs from the event's;
+   - the lists kept true to the clock between builds: a talk that is over moves from
+     Upcoming to Past, one under way says so, the "Next talk" card counts down;
+   - the subscribe menu: opened by its address (#subscribe), the feed's address copied;
+   - a video player loaded only when the visitor asks for it. */
+(function () {
+  "use strict";
+
+  var fold = function (text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  };
+
+  /* ---- The filter: narrows the list as you type; every word must match. ---- */
+  function setUpFilter(form) {
+    var input = form.querySelector("input");
+    var status = form.querySelector("[role=status]");
+    var list = document.getElementById("talks");
+    var items = Array.prototype.map.call(list.querySelectorAll(".talk-item"), function (item) {
+      return { node: item, text: fold(item.textContent) };
+    });
+    var paged = Number(form.dataset.pages) > 1;
+    var pages = document.querySelector("nav.pages");
+    var results = null;
+    var index = null;
+
+    function say(count, query) {
+      status.textContent = !query ? "" : count === 0 ? "No talk matches “" + query + "”."
+        : count === 1 ? "1 talk matches." : count + " talks match.";
+    }
+
+    function filterPage(words) {
+      var shown = 0;
+      items.forEach(function (item) {
+        var hit = words.every(function (w) { return item.text.indexOf(w) >= 0; });
+        item.node.hidden = !hit;
+        if (hit) shown += 1;
+      });
+      list.querySelectorAll("ol").forEach(function (ol) {
+        var empty = !ol.querySelector(".talk-item:not([hidden])");
+        ol.hidden = empty && words.length > 0;
+        var heading = ol.previousElementSibling;
+        if (heading && heading.tagName === "H3") heading.hidden = ol.hidden;
+      });
+      list.querySelectorAll("section").forEach(function (section) {
+        section.hidden = words.length > 0 && !section.querySelector(".talk-item:not([hidden])");
+      });
+      return shown;
+    }
+
+    function row(talk) {  /* [path, title, day, speakers, event, location, tags, status] */
+      var li = document.createElement("li");
+      li.className = "talk-item" + (talk[7] === "cancelled" ? " talk--cancelled" : "");
+      var day = document.createElement("span");
+      day.className = "talk-date";
+      day.textContent = talk[2];
+      var box = document.createElement("div");
+      var link = document.createElement("a");
+      link.className = "talk-title";
+      link.href = form.dataset.root + talk[0];
+      link.textContent = talk[1];
+      var meta = document.createElement("p");
+      meta.className = "talk-meta";
+      [talk[3], talk[4], talk[5], talk[6]].forEach(function (text) {
+        if (!text) return;
+        var span = document.createElement("span");
+        span.textContent = text;
+        meta.appendChild(span);
+      });
+      box.append(link, meta);
+      li.append(day, box);
+      return li;
+    }
+
+    function filterSite(words, query) {
+      if (!index) {
+        index = fetch(form.dataset.index).then(function (r) { return r.json(); })
+          .then(function (rows) {
+            return rows.map(function (t) { return { talk: t, text: fold(t.slice(1, 7).join(" ")) }; });
+          });
+      }
+      index.then(function (rows) {
+        if (fold(input.value).split(/\s+/).filter(Boolean).join(" ") !== words.join(" ")) return;
+        var hits = rows.filter(function (r) {
+          return words.every(function (w) { return r.text.indexOf(w) >= 0; });
+        });
+        if (!results) {
+          results = document.createElement("ol");
+          results.className = "talk-list search-results";
+          list.after(results);
+        }
+        results.replaceChildren.apply(results, hits.slice(0, 200).map(function (r) { return row(r.talk); }));
+        results.hidden = false;
+        list.hidden = true;
+        if (pages) pages.hidden = true;
+        say(hits.length, query);
+        if (hits.length > 200) status.textContent += " The first 200 are shown.";
+      }).catch(function () { say(filterPage(words), query); });
+    }
+
+    function update() {
+      var query = input.value.trim();
+      var words = fold(query).split(/\s+/).filter(Boolean);
+      if (paged && words.length) return filterSite(words, query);
+      if (results) results.hidden = true;
+      list.hidden = false;
+      if (pages) pages.hidden = false;
+      say(filterPage(words), query);
+    }
+
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+    input.addEventListener("input", update);
+    var asked = new URLSearchParams(location.search).get("q");
+    if (asked) { input.value = asked; update(); }
+  }
+
+  /* ---- Local time: the event's zone stays the reference; this adds the visitor's. ---- */
+  function offsetOf(iso) {  /* minutes east of UTC written in an ISO 8601 date-time */
+    var m = /([+-])(\d\d):?(\d\d)$/.exec(iso);
+    if (!m) return /Z$/i.test(iso) ? 0 : null;
+    return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  }
+
+  function showLocalTime(node) {
+    var start = new Date(node.dataset.start), end = new Date(node.dataset.end);
+    if (isNaN(start) || isNaN(end)) return;
+    var same = offsetOf(node.dataset.start) === -start.getTimezoneOffset() &&
+      offsetOf(node.dataset.end) === -end.getTimezoneOffset();
+    if (same) return;
+    var lang = document.documentElement.lang || undefined;
+    var dayLang = /^en\b/i.test(lang || "") ? "en-GB" : lang;
+    var days = new Intl.DateTimeFormat(dayLang, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+    var day = { format: function (date) { return days.format(date).replace(/^(\S+),/, "$1"); } };
+    var clock = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    var zone = function (date) {
+      var part = new Intl.DateTimeFormat(lang, { timeZoneName: "short" }).formatToParts(date)
+        .filter(function (p) { return p.type === "timeZoneName"; })[0];
+      return part ? part.value : "";
+    };
+    var text = day.format(start) + ", " + clock.format(start);
+    if (node.hasAttribute("data-brief")) {  /* a list row: the start is enough */
+      node.textContent = "Your time: " + text + " " + zone(start);
+      node.hidden = false;
+      return;
+    }
+    if (day.format(start) === day.format(end)) {
+      text += "\u2013" + clock.format(end) + " " + zone(end);
+    } else {
+      text += " \u2013 " + day.format(end) + ", " + clock.format(end) + " " + zone(end);
+    }
+    var name = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    node.textContent = "Your time" + (name ? " (" + name + ")" : "") + ": " + text;
+    node.hidden = false;
+  }
+
+  /* ---- The schedule: a page is built once and read for weeks. Upcoming rows carry
+     their instants (data-start, data-end; data-until for a series); a talk that is over
+     moves to Past, one under way says "Happening now", the card counts down. ---- */
+  var MINUTE = 60000, DAY = 86400000;
+
+  function instant(text) {  /* an ISO instant; "never" (a series with no end): Infinity */
+    var time = Date.parse(text);
+    return isNaN(time) ? Infinity : time;
+  }
+
+  function relative(start, end, now) {  /* "in 8 days", in the visitor's own days */
+    if (now >= start && now < end) return "happening now";
+    var minutes = Math.max(1, Math.round((start - now) / MINUTE));
+    if (minutes < 60) return minutes === 1 ? "in a minute" : "in " + minutes + " minutes";
+    var from = new Date(now), to = new Date(start);
+    var days = Math.round((Date.UTC(to.getFullYear(), to.getMonth(), to.getDate()) -
+      Date.UTC(from.getFullYear(), from.getMonth(), from.getDate())) / DAY);
+    var hours = Math.round(minutes / 60);
+    if (days === 0) return hours === 1 ? "in an hour" : "in " + hours + " hours";
+    if (days === 1) return "tomorrow";
+    if (days < 60) return "in " + days + " days";
+    var months = Math.round(days / 30.44);
+    return months < 24 ? "in " + months + " months" : "in " + Math.round(days / 365.25) + " years";
+  }
+
+  function pastList(box, year) {  /* the list of `year` under Past talks, made if need be */
+    var past = box.querySelector("section.past");
+    if (!past) {
+      past = document.createElement("section");
+      past.className = "past";
+      past.setAttribute("aria-labelledby", "past");
+      var title = document.createElement("h2");
+      title.id = "past";
+      title.textContent = "Past talks";
+      past.appendChild(title);
+      box.appendChild(past);
+    }
+    var empty = past.querySelector(":scope > .empty");
+    if (empty) empty.remove();
+    var before = null, headings = past.querySelectorAll(":scope > h3");
+    for (var i = 0; i < headings.length; i++) {
+      var shown = Number(headings[i].id.replace("year-", ""));
+      if (shown === year) return headings[i].nextElementSibling;
+      if (shown < year) { before = headings[i]; break; }
+    }
+    var heading = document.createElement("h3");
+    heading.id = "year-" + year;
+    if (box.dataset.years) {
+      var link = document.createElement("a");
+      link.href = box.dataset.years + year + "/";
+      link.textContent = year;
+      heading.appendChild(link);
+    } else {
+      heading.textContent = year;
+    }
+    var list = document.createElement("ol");
+    list.className = "talk-list";
+    past.insertBefore(heading, before);
+    past.insertBefore(list, before);
+    return list;
+  }
+
+  function moveToPast(box, row) {  /* newest first: before the first row that began earlier */
+    var when = row.querySelector(".talk-date");
+    when.textContent = when.dataset.short;
+    row.querySelectorAll(".live, .local-time").forEach(function (node) { node.remove(); });
+    var list = pastList(box, Number(row.dataset.year));
+    var start = instant(row.dataset.start), next = null;
+    for (var i = 0; i < list.children.length && !next; i++) {
+      var other = list.children[i].dataset.start;  /* rows past at the build have none */
+      if (!other || instant(other) < start) next = list.children[i];
+    }
+    list.insertBefore(row, next);
+  }
+
+  function markLive(row, live) {
+    var badge = row.querySelector(".live");
+    if (live && !badge) {
+      badge = document.createElement("strong");
+      badge.className = "live";
+      badge.textContent = "Happening now";
+      row.querySelector(".talk-title").after(badge);
+    } else if (!live && badge) {
+      badge.remove();
+    }
+  }
+
+  function updateList(box, now) {
+    var upcoming = box.querySelector("section.upcoming ol");
+    if (!upcoming) return;
+    Array.prototype.slice.call(upcoming.children).forEach(function (row) {
+      var until = row.dataset.until ? instant(row.dataset.until) : instant(row.dataset.end);
+      if (now >= until) return moveToPast(box, row);
+      markLive(row, !/talk--(cancelled|postponed)/.test(row.className) &&
+        now >= instant(row.dataset.start) && now < instant(row.dataset.end));
+    });
+    if (!upcoming.children.length) {
+      var empty = document.createElement("p");
+      empty.className = "empty";
+      empty.textContent = "No upcoming talks yet.";
+      upcoming.replaceWith(empty);
+    }
+  }
+
+  function updateCard(card, box, now) {
+    var row = box && box.querySelector(
+      "section.upcoming .talk-item:not(.talk--cancelled):not(.talk--postponed)");
+    card.hidden = !row;
+    if (!row) return;
+    var title = card.querySelector(".next-title"), theirs = row.querySelector(".talk-title");
+    if (title.getAttribute("href") !== theirs.getAttribute("href")) {
+      title.href = theirs.getAttribute("href");
+      title.textContent = theirs.textContent;
+      var when = card.querySelector(".next-date"), rowWhen = row.querySelector(".talk-date");
+      when.setAttribute("datetime", rowWhen.getAttribute("datetime"));
+      when.textContent = rowWhen.textContent;
+      var meta = row.querySelector(".talk-meta").cloneNode(true);
+      meta.querySelectorAll(".badge").forEach(function (badge) { badge.parentNode.remove(); });
+      card.querySelector(".talk-meta").replaceWith(meta);
+      var local = card.querySelector(".local-time"), rowLocal = row.querySelector(".local-time");
+      if (local) local.remove();
+      if (rowLocal) card.appendChild(rowLocal.cloneNode(true));
+      card.dataset.start = row.dataset.start;
+      card.dataset.end = row.dataset.end;
+    }
+    var soon = card.querySelector(".relative"), end = instant(card.dataset.end);
+    /* a series listed at a date now gone says nothing of its next one until rebuilt */
+    soon.hidden = now >= end;
+    soon.textContent = soon.hidden ? "" : relative(instant(card.dataset.start), end, now);
+  }
+
+  function setUpSchedule() {
+    var boxes = document.querySelectorAll(".schedule");
+    var card = document.querySelector(".next-talk");
+    var offers = document.querySelectorAll(".add-to-calendar[data-until]");
+    function tick() {
+      var now = Date.now();
+      boxes.forEach(function (box) { updateList(box, now); });
+      if (card) updateCard(card, boxes[0], now);
+      offers.forEach(function (offer) { offer.hidden = now >= instant(offer.dataset.until); });
+    }
+    tick();
+    setInterval(tick, 30 * 1000);
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden) tick();
+    });
+  }
+
+  /* ---- Subscribe: the menu opens at its address; the feed's address is copied. ---- */
+  function setUpSubscribe(menu) {
+    var input = menu.querySelector("input");
+    var status = menu.querySelector(".copy-status");
+    if (input.hasAttribute("data-relative")) {  /* no public base_url: where the page is */
+      input.value = new URL(input.value, location.href).href;
+    }
+    function openAtAddress() {
+      if (location.hash === "#" + menu.id) menu.open = true;
+    }
+    openAtAddress();
+    window.addEventListener("hashchange", openAtAddress);
+    input.addEventListener("focus", function () { input.select(); });
+    menu.querySelector(".copy-button").addEventListener("click", function () {
+      function manual() {
+        input.focus();
+        input.select();
+        status.textContent = "Press Ctrl+C (⌘C on a Mac) to copy the address.";
+      }
+      if (!navigator.clipboard || !window.isSecureContext) return manual();
+      navigator.clipboard.writeText(input.value).then(function () {
+        status.textContent = "Copied. Paste it into your calendar app.";
+      }, manual);
+    });
+  }
+
+  /* ---- Video: nothing is loaded from YouTube or Vimeo before the click. ---- */
+  var PLAYERS = /^https:\/\/(www\.youtube-nocookie\.com\/embed\/|player\.vimeo\.com\/video\/)/;
+
+  function setUpVideo(section) {
+    var play = section.querySelector(".video-play");
+    if (!play || !PLAYERS.test(section.dataset.src)) return;
+    play.querySelector("button").addEventListener("click", function () {
+      var frame = document.createElement("iframe");
+      frame.src = section.dataset.src;
+      frame.title = section.dataset.title || "Video";
+      frame.allow = "autoplay; encrypted-media; fullscreen; picture-in-picture";
+      frame.allowFullscreen = true;
+      frame.referrerPolicy = "strict-origin-when-cross-origin";
+      var box = document.createElement("div");
+      box.className = "video-frame";
+      box.appendChild(frame);
+      play.replaceWith(box);
+      frame.focus();
+    });
+  }
+
+  document.querySelectorAll("form.filter").forEach(setUpFilter);
+  document.querySelectorAll(".local-time[data-start]").forEach(showLocalTime);
+  document.querySelectorAll("section.video[data-src]").forEach(setUpVideo);
+  document.querySelectorAll("details.subscribe").forEach(setUpSubscribe);
+  setUpSchedule();
+})();
