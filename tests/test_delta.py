@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -151,3 +153,26 @@ def test_an_end_moved_to_a_time_that_happens_twice_changes_the_zones_of_the_feed
         assert files == {o.path: o.data if o.data is not None else o.source.read_bytes()
                          for o in render_site(site).outputs}, after
         assert ("America/New_York" in files["calendar.ics"].decode()) == (after == "00:50")
+
+
+@pytest.mark.parametrize("damage", ["output deleted", "a kept file gone from both folders"])
+def test_a_delta_build_that_cannot_keep_the_rest_is_a_full_build(
+        make_site, tmp_path, damage: str) -> None:
+    site = make_site(site_files())
+    out = tmp_path / "out"
+    build_once(site, out)
+    edit(site, "body", 4, 0)
+    assert build_once(site, out)[0] is True  # the twin now holds the first build
+    edit(site, "body", 4, 1)
+    if damage == "output deleted":
+        shutil.rmtree(out)
+    else:  # a page no edit touches, from the output and from its twin
+        victim = next(p for p in sorted(out.rglob("index.html")) if "talk-" not in str(p))
+        for folder in (out, *(p for p in (site / ".talkpages-cache" / "outputs").glob("*")
+                              if p.is_dir())):
+            (folder / victim.relative_to(out)).unlink(missing_ok=True)
+    delta, files = build_once(site, out)
+    assert delta is False
+    expected = {o.path: o.data if o.data is not None else o.source.read_bytes()
+                for o in render_site(site).outputs}
+    assert files == expected

@@ -12,16 +12,17 @@ Taken only when the result is the result of a full build:
   changed talks' other fields in it.
 
 The outputs whose recipes show a changed talk are made again from their recipes, by the
-same code as a full build, and every other output is the last build's. In any other
-case, and if anything goes wrong on the way, the full build does the work: this is
-only a shorter way to the same bytes, and the tests compare the two after many random
-edits.
+same code as a full build, and written by the same sink, which keeps every other file
+of the output as the last build left it (writer.Kept). In any other case, and if
+anything goes wrong on the way, the full build does the work: this is only a shorter
+way to the same bytes, and the tests compare the two after many random edits.
 """
 
 from __future__ import annotations
 
 import pickle
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +34,12 @@ from ..diagnostics import Diagnostic
 from ..digests import config_key as digest_of_config
 from ..output.keys import Keys
 from ..output.kinds import KINDS
-from ..output.plan import shape
+from ..output.outputs import Output
+from ..output.plan import Recipe, shape
 from ..output.render import Maker
 from .fingerprint import Inputs
 from .store import DiskCache
-from .writer import Staging, Unavailable, WriteStats
+from .writer import Kept
 
 MAX_CHANGED = 50  # more changed talks than this: the full build is as quick
 
@@ -62,11 +64,21 @@ def options_of(options: LoadOptions) -> tuple[Any, ...]:
             sorted((options.overrides or {}).items()))
 
 
-def build(site_dir: Path, out_dir: Path, options: LoadOptions, store: DiskCache,
-          inputs: Inputs, fingerprint: str,
-          ) -> tuple[WriteStats, list[Diagnostic], tuple[int, int]] | None:
-    """What the writer did, the build's warnings and the number of upcoming and past
-    talks; None: a full build is needed."""
+@dataclass
+class Shortcut:
+    """A build after a few talks changed: the outputs it makes again (a stream for the
+    sink, made as they are written), those it keeps as the output has them (every
+    other), the build whose output it changes, its warnings and the number of upcoming
+    and past talks."""
+    outputs: Iterator[Output]
+    kept: Kept
+    warnings: list[Diagnostic]
+    counts: tuple[int, int]
+
+
+def plan(site_dir: Path, options: LoadOptions, store: DiskCache, inputs: Inputs,
+         ) -> Shortcut | None:
+    """The shorter way to this build's output; None: a full build is needed."""
     previous = store.build
     if not previous or previous.get("rest") != inputs.rest \
             or previous.get("options") != options_of(options):
@@ -87,8 +99,7 @@ def build(site_dir: Path, out_dir: Path, options: LoadOptions, store: DiskCache,
         keys = Keys(site, theme)
         if [keys.content, keys.pages] != list(previous["keys"]):
             return None
-        return _make(site_dir, out_dir, site, Maker(site, theme, store, keys), store, talks,
-                     fingerprint, warnings, previous)
+        return _plan(Maker(site, theme, store, keys), store, talks, warnings, previous)
     except _NotAvailable:
         store.delta = False
         return None
@@ -125,9 +136,8 @@ def _changed_talks(site_dir: Path, options: LoadOptions, store: DiskCache, chang
     return site, talks, warnings
 
 
-def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCache,
-          changed: dict[str, Talk], fingerprint: str, warnings: list[Diagnostic],
-          previous: dict[str, Any]) -> tuple[WriteStats, list[Diagnostic], tuple[int, int]]:
+def _plan(maker: Maker, store: DiskCache, changed: dict[str, Talk],
+          warnings: list[Diagnostic], previous: dict[str, Any]) -> Shortcut:
     talks: dict[str, Talk] = dict(changed)
 
     def talk(path: str) -> Talk:
@@ -141,7 +151,6 @@ def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCa
     store.delta = True
     for new in changed.values():
         maker.fragments(new)
-    outputs = store.outputs()
     affected = store.showing(changed.keys())
     recipes = []  # each with the recipe of the last build
     for path in affected:
@@ -155,28 +164,23 @@ def _make(site_dir: Path, out_dir: Path, site: Site, maker: Maker, store: DiskCa
                 (source, maker.keys.fragment(kind, changed[source]) if source in changed
                  else key) for source, key in old.pieces))
         recipes.append((recipe, old))
-    staging = Staging(out_dir, site_dir, store.folder)
-    if not staging.last_build() or staging.last_build() != previous.get("fingerprint"):
-        staging.close()  # the output is not the last build's (or it was deleted)
-        raise _NotAvailable
-    store.staging = staging
-    try:
-        for recipe, old in recipes:
-            key = maker.key(recipe)
-            store.planned(recipe, key, outputs[recipe.path][3])  # it shows the same talks
-            kept = store.known_page(key, recipe.path, recipe.origin)
-            if kept is None:  # the large ones changed where their talks are, if they can be
-                base = outputs[recipe.path][1]
-                spliced = maker.splice(recipe, old, base) if staging.has(recipe.path, base) \
-                    else None
-                kept = store.remember_page(key, spliced or maker.make(recipe))
-            staging.add(kept)
-        staging.keep_the_rest(set(affected))
-    except Unavailable:  # a file it would keep is gone or replaced: a full build
-        staging.close()
-        raise _NotAvailable from None
-    except BaseException:
-        staging.close()
-        raise
-    written = staging.commit(fingerprint)
-    return written, warnings, tuple(previous["counts"])  # type: ignore[return-value]
+    kept = Kept(set(affected), previous.get("fingerprint", ""))
+    return Shortcut(_made(maker, store, recipes), kept, warnings,
+                    tuple(previous["counts"]))  # type: ignore[arg-type]
+
+
+def _made(maker: Maker, store: DiskCache, recipes: list[tuple[Recipe, Recipe]],
+          ) -> Iterator[Output]:
+    """The outputs that show a changed talk, made again by the same code as a full
+    build's; a large one as changes of the last build's file where it can be."""
+    outputs = store.outputs()
+    for recipe, old in recipes:
+        key = maker.key(recipe)
+        store.planned(recipe, key, outputs[recipe.path][3])  # it shows the same talks
+        kept = store.known_page(key, recipe.path, recipe.origin)
+        if kept is None:
+            base = outputs[recipe.path][1]
+            spliced = maker.splice(recipe, old, base) if store.staging is not None \
+                and store.staging.has(recipe.path, base) else None
+            kept = store.remember_page(key, spliced or maker.make(recipe))
+        yield kept

@@ -24,7 +24,7 @@ from .cachedir import CACHE_DIR
 from .fingerprint import Inputs
 from .signed import Damaged
 from .store import DiskCache
-from .writer import Staging, WriteStats
+from .writer import Kept, Staging, Unavailable, WriteStats
 
 
 @dataclass
@@ -66,7 +66,7 @@ class MemorySink:
         self.outputs: list[Output] = []
 
     def write(self, outputs: Iterable[Output], site_dir: Path, cache: BuildCache,
-              fingerprint: str) -> WriteStats | None:
+              fingerprint: str, kept: Kept | None = None) -> WriteStats | None:
         self.outputs = [whole(output) for output in outputs]
         return None
 
@@ -83,12 +83,13 @@ class DiskSink:
         self.outputs: list[Output] = []  # none kept: they are on disk
 
     def write(self, outputs: Iterable[Output], site_dir: Path, cache: BuildCache,
-              fingerprint: str) -> WriteStats | None:
+              fingerprint: str, kept: Kept | None = None) -> WriteStats | None:
+        """`kept`: every file of the output but these outputs stays (delta.py)."""
         folder = cache.folder if isinstance(cache, DiskCache) else None
         staging = Staging(self.out_dir, site_dir, folder)
         if isinstance(cache, DiskCache):
             cache.staging = staging  # pages the output keeps need not be rendered
-        return staging.write(outputs, fingerprint)
+        return staging.write(outputs, fingerprint, kept)
 
 
 def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
@@ -124,19 +125,24 @@ def _run(request: BuildRequest, sink: MemorySink | DiskSink, active: BuildCache,
     active.start()
     try:
         if isinstance(active, DiskCache) and isinstance(sink, DiskSink) and inputs is not None:
-            try:
+            try:  # a few talks changed: only what shows them is made, the rest kept
                 with collector_paused():
-                    done = delta.build(site_dir, sink.out_dir, options, active, inputs,
-                                       fingerprint)
+                    shortcut = delta.plan(site_dir, options, active, inputs)
+                    written = None if shortcut is None else sink.write(
+                        shortcut.outputs, site_dir, active, fingerprint, shortcut.kept)
             except BuildError as exc:  # the output could not be written
                 return BuildResult(diagnostics=exc.diagnostics)
-            if done is not None:
-                written, warnings, counts = done
-                active.build.update(talk_files=inputs.talks, warnings=_kept(warnings),
-                                    fingerprint=fingerprint)
-                return BuildResult(diagnostics=warnings + _finish(active, site_dir, written),
-                                   written=written, counts=counts,
-                                   seconds=time.perf_counter() - started, delta=True)
+            except Unavailable:  # a file to keep is not as recorded: the full build
+                active.delta = False
+            else:
+                if shortcut is not None:
+                    active.build.update(talk_files=inputs.talks,
+                                        warnings=_kept(shortcut.warnings),
+                                        fingerprint=fingerprint)
+                    return BuildResult(
+                        diagnostics=shortcut.warnings + _finish(active, site_dir, written),
+                        written=written, counts=shortcut.counts,
+                        seconds=time.perf_counter() - started, delta=True)
         with collector_paused():
             site, diagnostics = load_site(site_dir, options, active)
         result = BuildResult(diagnostics=diagnostics, site=site)

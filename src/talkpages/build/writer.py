@@ -5,19 +5,14 @@ The new site is assembled in a folder of its own and put in place only when ever
 is written, so a failed or interrupted build leaves the previous site as it was. Every
 output path is checked: relative, no `..`, nothing written twice (outputs.py).
 
-Writing only what changed: the previous site is kept as a twin of the output, in the
-site's cache folder (`.talkpages-cache/outputs/<id>/`, or beside the output when that is
-on another file system), sharing every unchanged file with the output by a hard link.
-- The output folder exists: the twin is brought to the new site (a file with the right
-  bytes stays, one the output has is hard-linked from there, any other is written, and
-  files no output names are removed), then the two folders are exchanged in one step
-  (outfolder.py).
-- The output folder is gone: the new site is assembled beside it from hard links to the
-  twin and new files, then renamed into place; the twin stays as it was.
-A file is reused only as the signed record has it (outfolder.py). A file is never opened
-for writing if it exists: it is removed first and created (O_EXCL), so a change can
-never reach the other folder through a shared hard link; every folder is looked at
-(lstat) before anything is written into it or removed from it.
+Writing only what changed: the previous site is kept as a twin of the output, sharing
+every unchanged file with it by a hard link (outfolder.py has where, and the modes).
+The twin is brought to the new site (a file with the right bytes stays, one the output
+has is hard-linked from there, any other is written, files no output names are
+removed), then the two folders are exchanged in one step. A file is reused only as
+the signed record has it; one is never opened for writing if it exists: it is removed
+and created (O_EXCL), so a change never reaches the other folder through a hard link;
+every folder is looked at (lstat) before anything is written into or removed from it.
 """
 
 from __future__ import annotations
@@ -62,6 +57,14 @@ class Unavailable(Exception):
     """A file to be kept from the previous build is not in either folder as recorded."""
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A build that makes a few outputs again (delta.py) keeps every other file of the
+    output folder, which must hold the build of fingerprint `previous`."""
+    made: set[str]
+    previous: str
+
+
 @dataclass
 class WriteStats:
     written: int = 0  # files whose bytes were written
@@ -74,7 +77,6 @@ class WriteStats:
 class Staging:
     """One build's new site, assembled beside the output: `has` tells the renderer what
     it need not render, `add` takes each output, `commit` puts the site in place.
-
     `cache_dir`: the site's cache folder, for the twin and the record; None: every file
     is written and nothing is kept for the next build."""
 
@@ -96,12 +98,8 @@ class Staging:
     def _open(self, cache_dir: Path | None) -> None:
         places = choose_folders(self.out, cache_dir)
         self.mode, self.target, self.twin = places.mode, places.target, places.twin
-        self._source, self._record_path = places.source, places.record_path
         self._in_place, self._lendable = places.in_place, places.lendable
-        self._fingerprints = places.fingerprints
-        self._next_twin = places.next_twin  # the record of the twin after this build
-        self._next_twin_fingerprint = places.next_twin_fingerprint
-        self._twin_folders = places.next_twin_folders
+        self._places = places  # what is recorded of the twin after this build: next_twin…
         self._trash = Trash(cache_dir)
         if self.target == self.twin and not self._in_place:  # files it holds are unknown
             self._trash.discard(self.twin)
@@ -113,7 +111,7 @@ class Staging:
         self._dirty = False  # nothing in the target changed yet (see _touch)
         self._held: dict[tuple[int, str], bool] = {}
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
-        self._source_fd = os.open(self._source, os.O_RDONLY | os.O_DIRECTORY) \
+        self._source_fd = os.open(self._places.source, os.O_RDONLY | os.O_DIRECTORY) \
             if self._lendable else -1
 
     def digest(self, path: str) -> str:
@@ -169,14 +167,11 @@ class Staging:
                                          hint="run the build again")])
         self.stats.written += 1
 
-    def last_build(self) -> str:
-        """The fingerprint of the build the output folder holds, when this staging will
-        exchange it with its twin ("" otherwise): see keep_the_rest."""
-        return self._fingerprints.get("output", "") if self.mode == "exchange" else ""
-
     def keep_the_rest(self, made: set[str]) -> None:
         """Every file of the output but `made` stays as it is (delta.py): kept in the
-        twin where it is the output's own file, else hard-linked from the output."""
+        twin where it is the output's own file or one with the same bytes (the twin's
+        files were found as recorded: see prune), else hard-linked from the output;
+        Unavailable if neither folder has it as recorded."""
         assert self.mode == "exchange"
         same = {path: entry for path, entry in self._lendable.items()
                 if path not in made and self._in_place.get(path) == entry}
@@ -184,27 +179,22 @@ class Staging:
         self._files.update((path, entry[0]) for path, entry in same.items())
         self.stats.paths += same
         self.stats.kept += len(same)
-        for path, entry in self._lendable.items():
-            if path not in made and path not in same:
-                self.keep(path, entry[0])
-
-    def keep(self, path: str, digest: str) -> None:
-        """A file of the previous build, the same in this one (delta.py), kept as the
-        twin has it when it was found as recorded (see prune), else linked from the
-        output; Unavailable if neither folder has it as recorded."""
-        self.stats.paths.append(path)
-        self._files[path] = digest
-        kept = self._in_place.get(path)
-        if kept is not None and kept[0] == digest:
-            self._entries[path] = kept
-            self.stats.kept += 1
-            return
-        try:
-            if self._reuse(path, digest):
-                return
-        except OSError as exc:
-            raise BuildError([Diagnostic(self.out, f"cannot write {path}: {exc}")]) from None
-        raise Unavailable(path)
+        for path, (digest, *_) in self._lendable.items():
+            if path in made or path in same:
+                continue
+            self.stats.paths.append(path)
+            self._files[path] = digest
+            kept = self._in_place.get(path)
+            if kept is not None and kept[0] == digest:
+                self._entries[path] = kept
+                self.stats.kept += 1
+                continue
+            try:
+                if not self._reuse(path, digest):
+                    raise Unavailable(path)
+            except OSError as exc:
+                raise BuildError([Diagnostic(self.out, f"cannot write {path}: {exc}")]) \
+                    from None
 
     def _reuse(self, path: str, digest: str) -> bool:
         """Has the target the file, or is it hard-linked from the source? (Else it is
@@ -322,12 +312,19 @@ class Staging:
             os.close(descriptor)
         return (digest, stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
-    def write(self, outputs: Iterable[Output], fingerprint: str = "") -> WriteStats:
-        """Add every output, then commit: the output folder changes only when all are
-        written, and not at all when one fails."""
+    def write(self, outputs: Iterable[Output], fingerprint: str = "",
+              kept: Kept | None = None) -> WriteStats:
+        """Add every output (and with `kept`, keep every other file of the output), then
+        commit: the output folder changes only when all are written, and not at all
+        when one fails. Unavailable: what is to be kept is not there as recorded."""
         try:
+            last = self._places.fingerprints.get("output") if self.mode == "exchange" else None
+            if kept is not None and (not kept.previous or last != kept.previous):
+                raise Unavailable("the output is not the last build's (or it was deleted)")
             for output in outputs:
                 self.add(output)
+            if kept is not None:
+                self.keep_the_rest(kept.made)
         except BaseException:
             self.close()
             raise
@@ -345,9 +342,11 @@ class Staging:
                 self.stats.removed += 1
             write_manifest(self._target_fd, fingerprint)
             os.unlink(DIRTY, dir_fd=self._target_fd)
-            if self.mode == "copy":
-                self._next_twin, self._next_twin_fingerprint = self._entries, fingerprint
-                self._twin_folders = folder_stamps(self._target_fd, folders_of(self._entries))
+            if self.mode == "copy":  # the twin is this build's site
+                places = self._places
+                places.next_twin, places.next_twin_fingerprint = self._entries, fingerprint
+                places.next_twin_folders = folder_stamps(self._target_fd,
+                                                         folders_of(self._entries))
                 copy = link_copy(self.target, self._entries, self.out, fingerprint)
                 copy.rename(self.out)
             elif self.mode == "beside" or (self.mode == "replace" and not self.out.exists()):
@@ -390,11 +389,12 @@ class Staging:
     def _save_record(self, fingerprint: str) -> None:
         """The site is in place: a record that cannot be saved (a full disk) costs the
         next build its speed, not this one its site."""
-        if self._record_path is None:
+        places = self._places
+        if places.record_path is None:
             return
         try:
-            save_record(self._record_path, self.out, self.twin, self._entries, self._next_twin,
-                        {"output": fingerprint, "twin": self._next_twin_fingerprint},
-                        self._twin_folders)
+            save_record(places.record_path, self.out, self.twin, self._entries, places.next_twin,
+                        {"output": fingerprint, "twin": places.next_twin_fingerprint},
+                        places.next_twin_folders)
         except OSError as exc:
             self.stats.unsaved = str(exc)
