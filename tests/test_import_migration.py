@@ -113,6 +113,9 @@ def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
         "content/talk/a.md": yaml_talk("A", "2019-01-01", "authors: [admin, Bob Builder, "
                                        "Guest Person]\n"),
     })
+    (source / "content/authors/admin/Avatar.JPG").write_bytes(b"\xff\xd8\xff ada")
+    (source / "content/authors/bob-builder/avatar.png").symlink_to(tmp_path / "secret.png")
+    (tmp_path / "secret.png").write_bytes(b"PRIVATE")
     site = tmp_path / "site"
     code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
     assert code == 0, err
@@ -126,6 +129,11 @@ def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
     assert [(link.name, link.url) for link in ada.links] == [
         ("GitHub", "https://github.com/ada-example")]
     assert speakers["Bob Builder"].bio == "Builds."
+    # the photo beside a profile is the speaker's; one linked out of the old site is not
+    assert ada.photo == "speakers/admin.jpg"
+    assert (site / "speakers/admin.jpg").read_bytes() == b"\xff\xd8\xff ada"
+    assert speakers["Bob Builder"].photo == "" and "leads out of the site" in err
+    assert not (site / "speakers/bob-builder.png").exists()
     assert "/#contact" in err  # left out, with a remark
     assert "admin = Ada Example" in out
     # the talk keeps its ids; the built page shows the name

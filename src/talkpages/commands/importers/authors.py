@@ -13,9 +13,10 @@ as they were and the pages show the name:
   links that are not http(s) or mailto (`#contact`, `/media/cv.pdf`) are left out,
   with a remark; a `website`, or a social link with a globe/home icon, -> `url`.
 
-Photos (`avatar.jpg` beside the profile) are not carried over yet: `speaker_table`
-is where a key for them would be added. An existing `speakers.toml` is never changed:
-the report names the people it lacks.
+- the photo beside the profile (`avatar.jpg`, `.png`, `.webp`) is copied to
+  `speakers/<slug of the id>.<ext>` and becomes `photo` (never over another file).
+
+An existing `speakers.toml` is never changed: the report names the people it lacks.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ...content.links import read
 from ...content.model import slugify
-from ...content.speakers import SPEAKERS_NAME, load_speakers, parse_speakers
+from ...content.speakers import PHOTO_SUFFIXES, SPEAKERS_NAME, load_speakers, parse_speakers
 from ...diagnostics import Diagnostic
 from ..safefile import create_new
 from ..scaffold import toml
@@ -38,6 +40,7 @@ ICONS = {"github": "GitHub", "gitlab": "GitLab", "twitter": "Twitter", "x-twitte
          "researchgate": "ResearchGate", "bluesky": "Bluesky", "stack-overflow":
          "Stack Overflow", "cv": "CV", "ai": "Google Scholar"}
 HOME_ICONS = ("globe", "home", "house", "link", "website")
+MAX_PHOTO = 32 * 1024 * 1024
 
 
 def find_profiles(content: Path) -> dict[str, Path]:
@@ -118,11 +121,17 @@ def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
                 tables[key] = table
     if not tables:
         return {}
+    target = site_dir / SPEAKERS_NAME
+    if not target.exists():
+        for key, table in tables.items():
+            photo = _copy_avatar(profiles.get(key) or by_slug[slugify(key)], key, content,
+                                 site_dir, problems)
+            if photo:
+                table["photo"] = photo
     _, found = parse_speakers(tables, site_dir / SPEAKERS_NAME, {})
     if found:  # what would be written must read back cleanly
         problems += found
         return {}
-    target = site_dir / SPEAKERS_NAME
     text = ("# Written by `talkpages import` from the old site's author profiles\n"
             "# (content/authors/): keys are what talks write in `authors`.\n\n"
             + toml(tables))
@@ -142,6 +151,37 @@ def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
         problems.append(Diagnostic(target, f"cannot write the speakers: {exc}"))
         return {}
     return {key: table.get("name", key) for key, table in tables.items()}
+
+
+def _copy_avatar(profile: Path, key: str, content: Path, site_dir: Path,
+                 problems: list[Diagnostic]) -> str:
+    """The avatar beside a profile, copied into the site's `speakers/`: its path there,
+    or "" (none, unreadable, or a different file already there)."""
+    avatar = next((entry for entry in sorted(profile.parent.iterdir())
+                   if entry.stem.lower() == "avatar"
+                   and entry.suffix.lower() in PHOTO_SUFFIXES), None)
+    if avatar is None:
+        return ""
+    data, problem = read(avatar, content, MAX_PHOTO)  # never through a link out
+    if data is None:
+        if problem is not None:
+            problems.append(Diagnostic(problem.path, f"photo not carried over: "
+                                       f"{problem.message}", severity="warning"))
+        return ""
+    name = f"speakers/{slugify(key)}{avatar.suffix.lower()}"
+    try:
+        (site_dir / "speakers").mkdir(parents=True, exist_ok=True)
+        create_new(site_dir / name, data)
+    except FileExistsError:
+        if (site_dir / name).read_bytes() != data:
+            problems.append(Diagnostic(site_dir / name, "left as it is: the photo of "
+                                       f"{key} was not copied over it", severity="warning"))
+            return ""
+    except OSError as exc:
+        problems.append(Diagnostic(site_dir / name, f"cannot copy the photo: {exc}",
+                                   severity="warning"))
+        return ""
+    return name
 
 
 def _text(value: Any) -> str:
