@@ -128,3 +128,12 @@ def test_a_photo_outside_the_site_missing_or_not_an_image_is_an_error_at_its_lin
     assert "leads out of the site" in messages and "no file 'speakers/none.jpg'" in messages
     assert "not a JPEG, PNG or WebP" in messages and "not a relative path" in messages
     assert all(not s.photo for s in speakers.values())
+
+
+def test_a_speakers_page_shows_their_pronouns(make_site: MakeSite) -> None:
+    site = make_site({"speakers.toml": '["Ada Lee"]\npronouns = "she/her"\n',
+                      "talks/a.md": talk("A", extra='authors = ["Ada Lee", "Bo Chen"]')})
+    pages = {o.path: o.data or b"" for o in render_site(site).outputs}
+    assert b'Ada Lee <span class="pronouns">(she/her)</span></h1>' in \
+        pages["speakers/ada-lee/index.html"]
+    assert b"pronouns" not in pages["speakers/bo-chen/index.html"]
