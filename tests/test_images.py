@@ -4,12 +4,15 @@ what a hostile file cannot do."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from talkpages.output import images
 from talkpages.output.images import ImageError, Variant, crop_box, open_image, render, variants
+
+from conftest import MakeSite, build_with_cache, render_site, talk
 
 
 def photo(width: int, height: int, fmt: str = "JPEG", **save: object) -> bytes:
@@ -95,3 +98,26 @@ def test_a_decompression_bomb_is_refused_at_once(monkeypatch: pytest.MonkeyPatch
 def test_what_is_not_an_image_is_an_error_not_a_crash(data: bytes) -> None:
     with pytest.raises(ImageError, match="cannot be read"):
         open_image(data)
+
+
+def test_a_featured_image_gives_its_size_to_the_talk_page(make_site: MakeSite) -> None:
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored sideways: shown 300 wide and 400 high
+    site = make_site({"talks/t/index.md": talk("T"),
+                      "talks/t/featured.jpg": photo(400, 300, exif=exif.tobytes()),
+                      "talks/u/index.md": talk("U", "2019-05-23T10:00:00"),
+                      "talks/u/featured.png": b"\x89PNG damaged"})
+    pages = {o.path: o.data or b"" for o in render_site(site).outputs}
+    assert b'src="featured.jpg" alt="" width="300" height="400">' in pages["t/index.html"]
+    assert b'src="featured.png" alt="">' in pages["u/index.html"]  # no size known
+
+
+def test_a_featured_image_replaced_under_its_name_is_read_again(make_site: MakeSite,
+                                                                 tmp_path: Path) -> None:
+    site = make_site({"talks/t/index.md": talk("T"), "talks/t/featured.jpg": photo(400, 300)})
+    out = tmp_path / "out"
+    build_with_cache(site, out)
+    (site / "talks/t/featured.jpg").write_bytes(photo(800, 200))
+    _, cache, files = build_with_cache(site, out)
+    assert b'width="800" height="200"' in files["t/index.html"]
+    assert cache.stats.talks_read == 1  # type: ignore[attr-defined]

@@ -19,11 +19,13 @@ from ..diagnostics import Diagnostic, has_errors
 from ..digests import config_key as digest_of_config
 from ..digests import digest
 from ..parallel import forks, render_all
+from ..stamps import Stamp
 from . import addresses, links
 from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
 from .config import Config, load_config
 from .fields import make_talk
 from .frontmatter import FrontMatterError, split
+from .imagefiles import image_stamps
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
 from .speakers import load_speakers
@@ -34,7 +36,8 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
 TalkResult = tuple[Talk | None, list[Diagnostic]]
-TalkInputs = tuple[str, tuple[str, ...], str]  # slug, bundle files, the config's digest
+# slug, bundle files, the config's digest, the stamps of the bundle's images
+TalkInputs = tuple[str, tuple[str, ...], str, tuple[tuple[str, Stamp | None], ...]]
 
 
 class TalkStore(Protocol):
@@ -105,7 +108,8 @@ def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
     """The talk of every file: from `active` where the file and the inputs are the same
     as when it was read, the others read (on every core for many)."""
     config_key = digest_of_config(config)
-    inputs = [(slug, bundle_files, config_key) for _, slug, bundle_files in files]
+    inputs = [(slug, bundle_files, config_key, image_stamps(path.parent, bundle_files))
+              for path, slug, bundle_files in files]
     results = [active.known_talk(path, given)
                for (path, _, _), given in zip(files, inputs, strict=True)]
     missing = [number for number, result in enumerate(results) if result is None]
@@ -220,7 +224,8 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
         return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
     key = digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
-                       repr(bundle_files), str(int(stat.st_mtime)), config_key)
+                 repr(bundle_files), repr(image_stamps(path.parent, bundle_files)),
+                 str(int(stat.st_mtime)), config_key)
     return make_talk(fm, path, slug, config, bundle_files, modified, key)
 
 

@@ -47,6 +47,8 @@ class Image:
     alt_text: str = ""
     focal_point: str = ""
     preview_only: bool = False  # shown in lists and link previews, not on the talk's page
+    width: int = 0  # in pixels, as shown (0: not known: not an image Pillow reads)
+    height: int = 0
 
 
 @dataclass(frozen=True, eq=False)
