@@ -168,9 +168,9 @@ def test_import_ics_of_a_folder_missing_pipe_or_unreadable_path_is_a_clear_error
     assert not (tmp_path / "site" / "talks").exists()
 
 
-@pytest.mark.parametrize("how", ["substitution", "fifo", "late fifo"])
+@pytest.mark.parametrize("how", ["substitution", "fifo", "late fifo", "late and slow fifo"])
 def test_import_ics_reads_a_pipe_that_something_writes_into(
-        run_cli, tmp_path: Path, how: str) -> None:
+        run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     """`talkpages import ics <(curl …)`: the shell hands over a pipe whose writer is
     there and may be slow to send its first bytes; a named pipe's writer may open it a
     moment after the import did (a race that once failed the import)."""
@@ -186,10 +186,14 @@ def test_import_ics_reads_a_pipe_that_something_writes_into(
         source = tmp_path / "feed.ics"
         os.mkfifo(source)
 
+        monkeypatch.setattr(ics, "WRITER_WAIT", 0.5)
+
         def write() -> None:
-            if how == "late fifo":
-                time.sleep(0.3)  # the import has opened the pipe and found no writer
+            if how != "fifo":
+                time.sleep(0.2)  # the import has opened the pipe and found no writer
             with open(source, "wb") as pipe:  # waits for the import to open it
+                if how == "late and slow fifo":
+                    time.sleep(0.8)  # connected, and silent past WRITER_WAIT
                 pipe.write(ONE_EVENT)
 
     writer = threading.Thread(target=write, daemon=True)

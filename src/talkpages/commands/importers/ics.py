@@ -132,7 +132,7 @@ def _first_bytes(descriptor: int) -> bytes | None:
     already (a read finds nothing yet, or some bytes); a program that opens a named pipe
     for writing may come a moment after the import opened it (a read finds the end). On
     Linux a pipe that never had a writer polls as not ready, so poll waits for a writer's
-    first bytes or its close."""
+    first bytes or its close; a writer that came and is still silent is waited for."""
     try:
         first = os.read(descriptor, 65536)
     except BlockingIOError:  # a writer, with nothing written yet
@@ -141,12 +141,12 @@ def _first_bytes(descriptor: int) -> bytes | None:
         return first
     poller = select.poll()
     poller.register(descriptor, select.POLLIN | select.POLLHUP)
-    if not poller.poll(int(WRITER_WAIT * 1000)):
-        return None
+    events = poller.poll(int(WRITER_WAIT * 1000))
     try:
-        return os.read(descriptor, 65536)
-    except BlockingIOError:
+        data = os.read(descriptor, 65536)
+    except BlockingIOError:  # a writer came, and has sent nothing yet
         return b""
+    return data if data or events else None
 
 
 def calendar_bytes(source: Path) -> tuple[bytes | None, Diagnostic | None]:
