@@ -8,8 +8,13 @@ two folders are exchanged here.
 What may be reused is decided by the record, signed with the user's key (signed.py),
 never by what happens to be on disk: it lists every file of both folders with its
 digest, size, modification time and inode, and a file is reused only while all four
-still hold. Nothing found in these folders is followed: a twin or a marker that is a
-link is removed where it stands.
+still hold: a file of the output edited in place, or checked out again by git, is
+written anew. Nothing found in these folders is followed: a twin or a marker that is a
+link is removed where it stands. The output folder is talkpages' own: it carries a
+marker, and a folder without one is replaced only when it is empty. The twin lives in
+the site's cache folder (`.talkpages-cache/outputs/<id>/`), or beside the output when
+that is on another file system; the folders are exchanged with Linux's renameat2
+(RENAME_EXCHANGE), by three renames elsewhere.
 """
 
 from __future__ import annotations
