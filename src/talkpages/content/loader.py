@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from stat import S_ISLNK, S_ISREG
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..diagnostics import Diagnostic, has_errors
 from ..digests import config_key as digest_of_config
@@ -117,23 +117,23 @@ def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
         for number in missing:
             path, slug, bundle_files = files[number]
             results[number] = result = load_talk(path, slug, config, bundle_files, config_key,
-                                                  through_links=True)
+                                                  True, inputs[number][3])
             active.remember_talk(path, inputs[number], result)
         return results  # type: ignore[return-value]
-    made = render_all(_load_job(config, config_key), [files[n] for n in missing],
-                      active.parallel)
+    made = render_all(_load_job(config, config_key),
+                      [(*files[n], inputs[n][3]) for n in missing], active.parallel)
     for number, blob in zip(missing, made, strict=True):
         results[number] = result = pickle.loads(blob)  # noqa: S301 - made just now
         active.remember_talk(files[number][0], inputs[number], result, blob)
     return results  # type: ignore[return-value]
 
 
-def _load_job(config: Config, config_key: str,
-              ) -> Callable[[tuple[Path, str, tuple[str, ...]]], bytes]:
+def _load_job(config: Config, config_key: str) -> Callable[[tuple[Any, ...]], bytes]:
     """A talk read, pickled: as it travels from a worker, and as the cache keeps it."""
-    def load(job: tuple[Path, str, tuple[str, ...]]) -> bytes:
-        return pickle.dumps(load_talk(job[0], job[1], config, job[2], config_key, True),
-                            protocol=pickle.HIGHEST_PROTOCOL)
+    def load(job: tuple[Any, ...]) -> bytes:
+        path, slug, bundle_files, images = job
+        return pickle.dumps(load_talk(path, slug, config, bundle_files, config_key, True,
+                                      images), protocol=pickle.HIGHEST_PROTOCOL)
     return load
 
 
@@ -190,9 +190,13 @@ def _is_index(index: Path, root: str, problems: list[Diagnostic]) -> bool:
 
 def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ...] = (),
               config_key: str = "", through_links: bool = False,
+              images: tuple[tuple[str, Stamp | None], ...] | None = None,
               ) -> tuple[Talk | None, list[Diagnostic]]:
     """The Talk of one file, or its problems. `config_key` (the config's digest) goes
     into the talk's key, with the file's bytes and modification time (see cache.py).
+
+    `images`: the stamps of the bundle's images (imagefiles.image_stamps), when the
+    caller has them already.
 
     `through_links`: the caller found the file by `find_talk_files`, which follows a
     link only inside the site. Any other caller (a build that reads again only the files
@@ -224,7 +228,8 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
         return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
     key = digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
-                 repr(bundle_files), repr(image_stamps(path.parent, bundle_files)),
+                 repr(bundle_files),
+                 repr(image_stamps(path.parent, bundle_files) if images is None else images),
                  str(int(stat.st_mtime)), config_key)
     return make_talk(fm, path, slug, config, bundle_files, modified, key)
 

@@ -3,8 +3,8 @@ Graph's `og:image`, `twitter:card = summary_large_image`): the title, when (date
 and zone), who speaks, and the event, over the talk's featured image, darkened for
 contrast, or over the site's colour.
 
-Text is drawn with the font it is given (a font file's bytes: the caller finds one,
-see `FONT_FILES`); without one, Pillow's own font, which has Latin letters only. A title
+Text is drawn with the font it is given (a font file's bytes: the theme finds one,
+see theme.system_font); without one, Pillow's own font, which has Latin letters only. A title
 wraps at spaces, or between any two characters in scripts written without spaces
 (Chinese, Japanese), on at most three lines, in the largest size that fits (64 down to
 40 pixels); what does not fit ends in "…". A card takes about 10 ms (fonts loaded once,
@@ -25,16 +25,6 @@ SIZE = (1200, 630)
 MARGIN = 72
 TITLE_SIZES = (64, 56, 48, 40)
 TITLE_LINES = 3
-# Where a system may keep a font that covers Latin, Greek, Cyrillic and CJK, best first
-# (Debian's fonts-noto-cjk, then fonts without CJK); the first found is used.
-FONT_FILES = (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
-    "/System/Library/Fonts/Hiragino Sans GB.ttc",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-)
 FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
@@ -135,14 +125,3 @@ def _fit(pen: ImageDraw.ImageDraw, text: str, font: FontType, width: int) -> str
     while text and pen.textlength(text + "…", font=font) > width:
         text = text[:-1]
     return text.rstrip() + "…"
-
-
-def system_font() -> bytes | None:
-    """The bytes of the first of FONT_FILES this system has, or None."""
-    for path in FONT_FILES:
-        try:
-            with open(path, "rb") as handle:
-                return handle.read()
-        except OSError:
-            continue
-    return None

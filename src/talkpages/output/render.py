@@ -30,7 +30,7 @@ from .. import __version__, parallel
 from ..content.model import Settings, Site, SiteView, Talk
 from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
-from . import formatting, ical, markup, pages, sitefiles
+from . import formatting, ical, markup, pages, sitefiles, subscribe
 from .keys import Keys, OutputCache
 from .kinds import KINDS
 from .outputs import Output
@@ -248,7 +248,7 @@ def _template_path(filename: str | None, name: str | None) -> Path:
 
 def feed_urls(site: Site, path: str) -> dict[str, str]:
     https = site.config.absolute_url(path)
-    return {"https": https, "webcal": "webcal://" + https.split("://", 1)[1]}
+    return {"https": https, "webcal": subscribe.webcal_of(https)}
 
 
 def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:

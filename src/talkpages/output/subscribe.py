@@ -42,13 +42,18 @@ def links(config: Config, path: str, name: str, relative: str) -> Subscribe:
     if not public(config):
         return Subscribe(relative, False)
     https = config.absolute_url(path)
-    webcal = "webcal://" + https.split("://", 1)[1]
+    webcal = webcal_of(https)
     added = f"url={_value(https)}&name={_value(name)}"
     return Subscribe(
         https, True, webcal,
         google=f"https://calendar.google.com/calendar/render?cid={_value(webcal)}",
         outlook=f"https://outlook.live.com/calendar/0/addfromweb?{added}",
         office=f"https://outlook.office.com/calendar/0/addfromweb?{added}")
+
+
+def webcal_of(https: str) -> str:
+    """The `webcal://` address of a feed at an http(s) address."""
+    return "webcal://" + https.split("://", 1)[1]
 
 
 def _value(text: str) -> str:

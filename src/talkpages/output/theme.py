@@ -181,3 +181,26 @@ def hashed_name(name: str, data: bytes) -> str:
     """`style.css` -> `style.<first 10 hex digits of its SHA-256>.css`."""
     stem, dot, suffix = name.rpartition(".")
     return f"{stem}.{hashlib.sha256(data).hexdigest()[:10]}{dot}{suffix}"
+
+
+# Where a system may keep a font that covers Latin, Greek, Cyrillic and CJK, best first
+# (Debian's fonts-noto-cjk, then fonts without CJK); the first found is used.
+FONT_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    "/System/Library/Fonts/Hiragino Sans GB.ttc",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+)
+
+
+def system_font() -> bytes | None:
+    """The bytes of the first of FONT_FILES this system has, or None."""
+    for path in FONT_FILES:
+        try:
+            with open(path, "rb") as handle:
+                return handle.read()
+        except OSError:
+            continue
+    return None
