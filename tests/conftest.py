@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -157,3 +157,26 @@ def fresh_build_files(run_cli: RunCli, site: Path, root: Path) -> dict[str, byte
     shutil.copytree(site / "talks", fresh / "talks")
     assert cli_build(run_cli, fresh)[0] == 0
     return output_files(fresh / "public")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright, for the tests of one module (browser.py)."""
+    from browser import ARGS, CHROMIUM, require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """Text files under `root` (folders made as needed): `root`."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root

@@ -25,22 +25,11 @@ import pytest
 from talkpages.content import taxonomy
 from talkpages.content.model import Site
 
-from browser import ARGS, ARTIFACTS, AXE, AXE_TAGS, CHROMIUM, require_axe, require_browser, serve
+from browser import ARTIFACTS, AXE, AXE_TAGS, require_axe, serve
 from conftest import ROOT, render_site
 from pagesite import PREFIX
 
 SEED = "kubecon-eu-2019-kubernetes-batch-scheduling/"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

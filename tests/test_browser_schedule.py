@@ -21,7 +21,7 @@ import pytest
 
 from talkpages.content.loader import LoadOptions
 
-from browser import ARGS, CHROMIUM, require_browser, serve
+from browser import serve
 from conftest import NOW, MakeSite, build, talk
 from pagesite import PREFIX
 
@@ -31,17 +31,6 @@ HYBRID = "A hybrid meetup"
 
 def utc(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ import io
 from PIL import Image, ImageChops, ImageDraw
 
 from talkpages.output import cards
-from talkpages.output.cards import Card, draw, system_font
+from talkpages.output.cards import Card, draw
+from talkpages.output.theme import system_font
 
 from conftest import require_tool
 

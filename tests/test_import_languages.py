@@ -11,7 +11,7 @@ from pathlib import Path
 
 from talkpages.commands.importers import hugo, import_site
 
-from conftest import talk
+from conftest import talk, write_files
 
 LANGUAGES = """\
 timeZone = "Europe/Berlin"
@@ -23,21 +23,13 @@ weight = 2
 """
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def found(site: Path) -> dict[str, str | None]:
     config, _ = hugo.read_config(site)
     return {c.path.relative_to(site).as_posix(): c.language for c in hugo.find(site, config)}
 
 
 def test_short_section_or_bundle_names_are_not_taken_for_languages(tmp_path: Path) -> None:
-    site = write(tmp_path / "old", {
+    site = write_files(tmp_path / "old", {
         "config.toml": LANGUAGES,
         "content/talk/ai/index.md": talk("AI bundle"),
         "content/talk/iot.md": talk("IoT, flat"),
@@ -60,7 +52,7 @@ def test_short_section_or_bundle_names_are_not_taken_for_languages(tmp_path: Pat
 
 
 def test_language_folders_of_the_config_content_dirs(tmp_path: Path) -> None:
-    site = write(tmp_path / "old", {
+    site = write_files(tmp_path / "old", {
         "hugo.toml": 'defaultContentLanguage = "en"\n[languages.en]\ncontentDir = '
                      '"content/english"\n[languages.zh-cn]\ncontentDir = "content/chinese"\n',
         "content/english/talk/a.md": talk("A"),
@@ -72,7 +64,7 @@ def test_language_folders_of_the_config_content_dirs(tmp_path: Path) -> None:
 
 
 def test_without_a_languages_table_only_language_codes_are_languages(tmp_path: Path) -> None:
-    site = write(tmp_path / "old", {
+    site = write_files(tmp_path / "old", {
         "content/talk/a.md": talk("A"),
         "content/zh-cn/talk/a.md": talk("A, zh"),
         "content/pt_BR/talk/a.md": talk("A, pt"),

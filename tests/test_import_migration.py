@@ -10,13 +10,7 @@ import pytest
 from talkpages.commands.importers import import_site
 from talkpages.content.frontmatter import split
 
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
+from conftest import write_files
 
 
 def yaml_talk(title: str, date: str, extra: str = "") -> str:
@@ -25,7 +19,7 @@ def yaml_talk(title: str, date: str, extra: str = "") -> str:
 
 def test_nested_folders_with_one_name_are_all_imported_under_names_of_their_own(
         tmp_path: Path, run_cli) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": 'title = "Old"\n',
         "content/event/2018/joker/index.md": yaml_talk("Joker 2018", "2018-10-19T10:00:00"),
         "content/event/2019/joker/index.md": yaml_talk("Joker 2019", "2019-10-25T10:00:00"),
@@ -55,7 +49,7 @@ def test_nested_folders_with_one_name_are_all_imported_under_names_of_their_own(
 
 
 def test_a_page_slug_or_url_gives_the_old_address(tmp_path: Path) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": "",
         "content/talk/a.md": yaml_talk("A", "2019-01-01", "slug: first\n"),
         "content/talk/b.md": yaml_talk("B", "2019-01-02", "url: /talks/bee\n"
@@ -70,7 +64,7 @@ def test_a_page_slug_or_url_gives_the_old_address(tmp_path: Path) -> None:
 
 def test_the_summary_counts_every_file_not_imported(tmp_path: Path, run_cli) -> None:
     broken = "---\ntitle: [\n---\n"
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": "",
         **{f"content/talk/{n}.md": broken for n in ("a", "b", "c")},
     })
@@ -105,7 +99,7 @@ def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
         tmp_path: Path, run_cli) -> None:
     from talkpages.content.speakers import load_speakers
 
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": "",
         "content/authors/admin/_index.md": PROFILE,
         "content/authors/bob-builder/_index.md": "---\nname: Bob Builder\nbio: Builds.\n---\n",
@@ -151,10 +145,10 @@ def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
 
 
 def test_an_existing_speakers_file_is_never_changed(tmp_path: Path) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": "", "content/authors/admin/_index.md": PROFILE,
         "content/talk/a.md": yaml_talk("A", "2019-01-01", "authors: [admin]\n")})
-    site = write(tmp_path / "site", {"speakers.toml": '[someone]\nname = "Some One"\n'})
+    site = write_files(tmp_path / "site", {"speakers.toml": '[someone]\nname = "Some One"\n'})
     report = import_site("hugo", source, site)
     assert (site / "speakers.toml").read_text() == '[someone]\nname = "Some One"\n'
     assert any("no entry for admin" in p.message for p in report.problems)
@@ -162,7 +156,7 @@ def test_an_existing_speakers_file_is_never_changed(tmp_path: Path) -> None:
 
 def test_a_bundles_own_pdf_becomes_its_pdf_link_and_check_is_content(
         tmp_path: Path, run_cli) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": "",
         "content/talk/deep-dive/index.md": yaml_talk("Deep dive", "2019-01-01T10:00:00"),
         "content/talk/paper/index.md": yaml_talk("Paper", "2019-02-01T10:00:00",
@@ -200,7 +194,7 @@ ZONE_SITE = {
 
 def test_times_without_a_zone_are_counted_and_the_files_hints_offered(
         tmp_path: Path, run_cli) -> None:
-    source = write(tmp_path / "old", ZONE_SITE)
+    source = write_files(tmp_path / "old", ZONE_SITE)
     site = tmp_path / "site"
     code, out, err = run_cli("import", "hugo", str(source), "-s", str(site))
     assert code == 0, err
@@ -218,7 +212,7 @@ def test_times_without_a_zone_are_counted_and_the_files_hints_offered(
 
 def test_timezone_and_assume_local_z_read_the_times_as_local(tmp_path: Path,
                                                              run_cli) -> None:
-    source = write(tmp_path / "old", ZONE_SITE)
+    source = write_files(tmp_path / "old", ZONE_SITE)
     site = tmp_path / "site"
     code, out, err = run_cli("import", "hugo", str(source), "-s", str(site),
                              "--timezone", "America/Santiago", "--assume-local-z")
@@ -240,7 +234,7 @@ def test_timezone_and_assume_local_z_read_the_times_as_local(tmp_path: Path,
 
 def test_assume_local_z_without_a_zone_and_a_wrong_zone_are_refused(tmp_path: Path,
                                                                     run_cli) -> None:
-    source = write(tmp_path / "old", ZONE_SITE)
+    source = write_files(tmp_path / "old", ZONE_SITE)
     site = tmp_path / "site"
     code, _, err = run_cli("import", "hugo", str(source), "-s", str(site), "--assume-local-z")
     assert code == 1 and "--assume-local-z needs the zone" in err
@@ -259,7 +253,7 @@ def test_assume_local_z_without_a_zone_and_a_wrong_zone_are_refused(tmp_path: Pa
 ])
 def test_the_old_sites_settings_are_carried_over(tmp_path: Path, run_cli, config: str,
                                                  language: str) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": 'baseURL = "https://example.ru"\ntitle = "Доклады"\n' + config,
         "content/talk/a.md": yaml_talk("Доклад", "2019-01-01T10:00:00"),
     })
@@ -276,11 +270,11 @@ def test_the_old_sites_settings_are_carried_over(tmp_path: Path, run_cli, config
 
 
 def test_an_existing_config_is_left_and_what_it_lacks_named(tmp_path: Path, run_cli) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": 'title = "Old talks"\n',
         "content/talk/a.md": yaml_talk("A", "2019-01-01T10:00:00", extra="") + "<br>\n",
     })
-    site = write(tmp_path / "site", {"talkpages.toml": 'base_url = "https://new.example/"\n'})
+    site = write_files(tmp_path / "site", {"talkpages.toml": 'base_url = "https://new.example/"\n'})
     code, out, _ = run_cli("import", "hugo", str(source), "-s", str(site), "--unsafe-html")
     assert code == 0
     assert (site / "talkpages.toml").read_text() == 'base_url = "https://new.example/"\n'
@@ -290,7 +284,7 @@ def test_an_existing_config_is_left_and_what_it_lacks_named(tmp_path: Path, run_
 
 def test_raw_html_is_reported_and_unsafe_html_lets_it_through(tmp_path: Path,
                                                               run_cli) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": "",
         "content/talk/video.md": yaml_talk("Video", "2019-01-01T10:00:00") +
         '\n<iframe src="https://www.youtube-nocookie.com/embed/x"></iframe>\n',
@@ -316,7 +310,7 @@ def test_raw_html_is_reported_and_unsafe_html_lets_it_through(tmp_path: Path,
 
 def test_widget_pages_are_skipped_and_a_broken_publish_date_only_drops_itself(
         tmp_path: Path, run_cli) -> None:
-    source = write(tmp_path / "old", {
+    source = write_files(tmp_path / "old", {
         "config.toml": "",
         "content/talk/home/index.md": "---\ntitle: Talks\ntype: widget_page\n---\n",
         "content/talk/hidden/index.md": "+++\ntitle = \"Hidden\"\nheadless = true\n+++\n",

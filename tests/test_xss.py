@@ -8,7 +8,6 @@ missing; CI installs them and turns the skip into a failure.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import pytest
 
 from talkpages.content.loader import LoadOptions
 
-from browser import ARGS, CHROMIUM, require_browser, serve
+from browser import serve
 from conftest import NOW, MakeSite, build
 
 RUN = "window.__xss=(window.__xss||0)+1"
@@ -77,17 +76,6 @@ $x < y$ and $$</script><script>{RUN}</script>$$
 {payload}
 ```
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_no_payload_in_any_field_runs_a_script(browser: Any, make_site: MakeSite,
