@@ -12,8 +12,6 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
-
 from ..stamps import Stamp, stamp
 
 RASTER_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif")
@@ -24,6 +22,8 @@ def image_size(path: Path) -> tuple[int, int] | None:
     """(width, height) of the image at `path` as it is shown, or None."""
     if not path.name.lower().endswith(RASTER_SUFFIXES):
         return None
+    from PIL import Image, UnidentifiedImageError  # only a site with images pays for it
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a huge image: refused where it is resized
