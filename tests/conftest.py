@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import textwrap
@@ -180,3 +181,18 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def photo(width: int, height: int, fmt: str = "JPEG", **save: object) -> bytes:
+    """A gradient with a bright square in its top left quarter: detail to crop to."""
+    from PIL import Image
+
+    image = Image.new("RGB", (width, height))
+    image.putdata([(x * 255 // width, y * 255 // height, 90)
+                   for y in range(height) for x in range(width)])
+    for x in range(width // 8, width // 4):
+        for y in range(height // 8, height // 4):
+            image.putpixel((x, y), (255, 255, 255) if (x + y) % 2 else (0, 0, 0))
+    out = io.BytesIO()
+    image.save(out, fmt, **save)
+    return out.getvalue()

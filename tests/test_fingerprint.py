@@ -38,3 +38,15 @@ def test_a_file_seen_through_a_link_inside_the_site_is_a_change(
     (site / "shared" / "two.md").write_text(talk("Two, edited"))
     os.utime(site / "shared" / "two.md", ns=(2, 2))
     assert read_inputs(site, {}).fingerprint != before
+
+
+def test_a_changed_speaker_photo_is_a_change(make_site: MakeSite) -> None:
+    """A photo sits anywhere in the site: speakers.toml names it, the fingerprint sees it."""
+    site = make_site({"talks/one.md": talk(), "people/ada.jpg": "one",
+                      "speakers.toml": '["Ada"]\nphoto = "people/ada.jpg"\n'})
+    before = read_inputs(site, {}).fingerprint
+    (site / "people/ada.jpg").write_text("two")
+    os.utime(site / "people/ada.jpg", ns=(3, 3))
+    assert read_inputs(site, {}).fingerprint != before
+    (site / "speakers.toml").write_text('["Ada"]\nphoto = [1]\n[Bob]\n')  # not a path
+    assert read_inputs(site, {}).fingerprint == read_inputs(site, {}).fingerprint

@@ -12,20 +12,7 @@ from PIL import Image
 from talkpages.output import images
 from talkpages.output.images import ImageError, Variant, crop_box, open_image, render, variants
 
-from conftest import MakeSite, build_with_cache, render_site, talk
-
-
-def photo(width: int, height: int, fmt: str = "JPEG", **save: object) -> bytes:
-    """A gradient with a bright square in its top left quarter: detail to crop to."""
-    image = Image.new("RGB", (width, height))
-    image.putdata([(x * 255 // width, y * 255 // height, 90)
-                   for y in range(height) for x in range(width)])
-    for x in range(width // 8, width // 4):
-        for y in range(height // 8, height // 4):
-            image.putpixel((x, y), (255, 255, 255) if (x + y) % 2 else (0, 0, 0))
-    out = io.BytesIO()
-    image.save(out, fmt, **save)
-    return out.getvalue()
+from conftest import MakeSite, build_with_cache, photo, render_site, talk
 
 
 def test_widths_never_exceed_the_original_and_keep_its_shape() -> None:

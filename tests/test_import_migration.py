@@ -10,7 +10,7 @@ import pytest
 from talkpages.commands.importers import import_site
 from talkpages.content.frontmatter import split
 
-from conftest import write_files
+from conftest import photo, write_files
 
 
 def yaml_talk(title: str, date: str, extra: str = "") -> str:
@@ -107,7 +107,7 @@ def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
         "content/talk/a.md": yaml_talk("A", "2019-01-01", "authors: [admin, Bob Builder, "
                                        "Guest Person]\n"),
     })
-    (source / "content/authors/admin/Avatar.JPG").write_bytes(b"\xff\xd8\xff ada")
+    (source / "content/authors/admin/Avatar.JPG").write_bytes(photo(60, 80))
     (source / "content/authors/bob-builder/avatar.png").symlink_to(tmp_path / "secret.png")
     (tmp_path / "secret.png").write_bytes(b"PRIVATE")
     site = tmp_path / "site"
@@ -124,9 +124,9 @@ def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
         ("GitHub", "https://github.com/ada-example")]
     assert speakers["Bob Builder"].bio == "Builds."
     # the photo beside a profile is the speaker's; one linked out of the old site is not
-    assert ada.photo == "speakers/admin.jpg"
-    assert (site / "speakers/admin.jpg").read_bytes() == b"\xff\xd8\xff ada"
-    assert speakers["Bob Builder"].photo == "" and "leads out of the site" in err
+    assert ada.photo is not None and ada.photo.path == "speakers/admin.jpg"
+    assert (site / "speakers/admin.jpg").read_bytes() == photo(60, 80)
+    assert speakers["Bob Builder"].photo is None and "leads out of the site" in err
     assert not (site / "speakers/bob-builder.png").exists()
     assert "/#contact" in err  # left out, with a remark
     assert "admin = Ada Example" in out

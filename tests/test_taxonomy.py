@@ -7,7 +7,7 @@ from pathlib import Path
 from talkpages.content import taxonomy
 from talkpages.content.speakers import load_speakers
 
-from conftest import MakeSite, render_site, talk
+from conftest import MakeSite, photo, render_site, talk
 
 
 def test_slugs_keep_letters_of_every_script_and_never_come_out_empty() -> None:
@@ -99,12 +99,15 @@ def test_invalid_speakers_toml_fails_the_build_with_its_place(make_site: MakeSit
 
 def test_a_speaker_has_pronouns_and_a_photo_from_the_site(tmp_path: Path) -> None:
     (tmp_path / "speakers").mkdir()
-    (tmp_path / "speakers" / "ada.jpg").write_bytes(b"\xff\xd8\xff")
+    (tmp_path / "speakers" / "ada.jpg").write_bytes(photo(300, 400))
     (tmp_path / "speakers.toml").write_text(
         '["Ada"]\npronouns = "she/her"\nphoto = "speakers/ada.jpg"\n', encoding="utf-8")
     speakers, problems = load_speakers(tmp_path)
     assert problems == []
-    assert (speakers["Ada"].pronouns, speakers["Ada"].photo) == ("she/her", "speakers/ada.jpg")
+    ada = speakers["Ada"]
+    assert ada.pronouns == "she/her" and ada.photo is not None
+    assert (ada.photo.path, ada.photo.width, ada.photo.height) == ("speakers/ada.jpg", 300, 400)
+    assert len(ada.photo.digest) == 32
 
 
 def test_a_photo_outside_the_site_missing_or_not_an_image_is_an_error_at_its_line(
@@ -114,19 +117,23 @@ def test_a_photo_outside_the_site_missing_or_not_an_image_is_an_error_at_its_lin
     (tmp_path / "id_ed25519.jpg").write_bytes(b"PRIVATE")
     (site / "speakers" / "linked.jpg").symlink_to(tmp_path / "id_ed25519.jpg")
     (site / "speakers" / "notes.txt").write_text("x")
+    (site / "speakers" / "broken.png").write_bytes(b"\x89PNG not really")
     (site / "speakers.toml").write_text(
         '["A"]\nphoto = "../id_ed25519.jpg"\n["B"]\nphoto = "speakers/linked.jpg"\n'
         '["C"]\nphoto = "speakers/none.jpg"\n["D"]\nphoto = "speakers/notes.txt"\n'
-        '["E"]\nphoto = ".git/x.png"\n["F"]\npronouns = "' + "x" * 41 + '"\n',
+        '["E"]\nphoto = ".git/x.png"\n["F"]\npronouns = "' + "x" * 41 + '"\n'
+        '["G"]\nphoto = "speakers/broken.png"\n',
         encoding="utf-8")
     speakers, problems = load_speakers(site)
     found = {(p.line, p.message.split(":")[0]) for p in problems if p.is_error}
     assert found == {(2, "`photo` of 'A'"), (4, "`photo` of 'B'"), (6, "`photo` of 'C'"),
                      (8, "`photo` of 'D'"), (10, "`photo` of 'E'"),
-                     (12, "`pronouns` of 'F' is longer than 40 characters")}
+                     (12, "`pronouns` of 'F' is longer than 40 characters"),
+                     (14, "`photo` of 'G'")}
     messages = " ".join(p.message for p in problems)
     assert "leads out of the site" in messages and "no file 'speakers/none.jpg'" in messages
     assert "not a JPEG, PNG or WebP" in messages and "not a relative path" in messages
+    assert "'speakers/broken.png' is not an image talkpages can read" in messages
     assert all(not s.photo for s in speakers.values())
 
 

@@ -3,14 +3,15 @@
 A build records a fingerprint of everything it read, in the output's marker and in the
 signed record of the output (outfolder.py): the size, modification time and inode of
 every file under talks/, layouts/ and assets/ (the site's and the built-in theme's), of
-talkpages.toml and speakers.toml, of talkpages' own code, and the options (`--now`,
-`--drafts`, `--future`, `--base-url`). When the next build finds the same fingerprint,
-and every file of the output as that build left it, it has nothing to do, as make
-decides from file times (outfolder.up_to_date); when the output folder is gone, it makes
-it again from the twin that build left (outfolder.restore). Any change to a file, a new
-or removed file, another option or another version of talkpages gives another
-fingerprint, and a real build. Without `--now` (or SOURCE_DATE_EPOCH) the build time is
-the clock's, which changes the feeds' DTSTAMP, so every build is a real one.
+talkpages.toml and speakers.toml (and the speakers' photos it names), of talkpages' own
+code, and the options (`--now`, `--drafts`, `--future`, `--base-url`). When the next
+build finds the same fingerprint, and every file of the output as that build left it, it
+has nothing to do, as make decides from file times (outfolder.up_to_date); when the
+output folder is gone, it makes it again from the twin that build left
+(outfolder.restore). Any change to a file, a new or removed file, another option or
+another version of talkpages gives another fingerprint, and a real build. Without
+`--now` (or SOURCE_DATE_EPOCH) the build time is the clock's, which changes the feeds'
+DTSTAMP, so every build is a real one.
 
 Standard library only: `talkpages build` answers before it imports its renderer.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +48,7 @@ class Inputs:
 def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
     digest = hashlib.blake2b(digest_size=16)
     digest.update(repr(sorted(options.items())).encode())
-    for name in ("talkpages.toml", "speakers.toml"):
+    for name in ("talkpages.toml", "speakers.toml", *_photos(site_dir / "speakers.toml")):
         _add_file(digest, site_dir / name, name)
     for folder in (site_dir / "layouts", site_dir / "assets", PACKAGE, PACKAGE / "theme",
                    PACKAGE.parent.parent / "layouts", PACKAGE.parent.parent / "assets"):
@@ -55,6 +57,27 @@ def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
         for path, stat in listing.items():
             digest.update(f"{path}\0{stat}\n".encode("utf-8", "surrogateescape"))
     return Inputs(_tree(site_dir / "talks"), digest.hexdigest())
+
+
+def _photos(path: Path) -> list[str]:
+    """The photos speakers.toml names (any value of a `photo` key: a wrong one only
+    adds a stamp), read only when the file mentions one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    if "photo" not in text:
+        return []
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+    try:
+        tables = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return []
+    return sorted({str(table["photo"]) for table in tables.values()
+                   if isinstance(table, dict) and isinstance(table.get("photo"), str)})
 
 
 def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:

@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic
 from . import characters, times
 from .config import Config, check_timezone
 from .frontmatter import FrontMatter
-from .imagefiles import image_size
+from .imagefiles import measure
 from .model import SLUG, Address, Image, Link, Talk
 from .recurrence import Recurrence
 from .recurrence import parse as parse_recurrence
@@ -356,8 +356,10 @@ def _image(f: _Fields, bundle_files: tuple[str, ...]) -> Image | None:
         None)
     if file is None:
         return None
-    width, height = image_size(f.path.parent / file) or (0, 0)
-    return Image(file=file, width=width, height=height, caption=str(table.get("caption") or ""),
+    facts = measure(f.path.parent / file, file)
+    return Image(file=file, width=facts.width if facts else 0,
+                 height=facts.height if facts else 0, digest=facts.digest if facts else "",
+                 caption=str(table.get("caption") or ""),
                  alt_text=str(table.get("alt_text") or ""),
                  focal_point=str(table.get("focal_point") or ""),
                  preview_only=table.get("preview_only") is True)

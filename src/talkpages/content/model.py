@@ -49,6 +49,7 @@ class Image:
     preview_only: bool = False  # shown in lists and link previews, not on the talk's page
     width: int = 0  # in pixels, as shown (0: not known: not an image Pillow reads)
     height: int = 0
+    digest: str = ""  # of the file's bytes: names its resized copies (imagefiles.py)
 
 
 @dataclass(frozen=True, eq=False)

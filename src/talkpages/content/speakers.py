@@ -29,6 +29,7 @@ from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .fields import is_safe_url
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
+from .imagefiles import ImageFile, measure
 from .links import on_the_way, read_settings, real
 
 SPEAKERS_NAME = "speakers.toml"
@@ -52,7 +53,7 @@ class Speaker:
     url: str = ""
     links: tuple[SpeakerLink, ...] = ()
     pronouns: str = ""
-    photo: str = ""  # a path in the site, as written: "speakers/klaus-ma.jpg"
+    photo: ImageFile | None = None  # a file of the site: "speakers/klaus-ma.jpg"
 
 
 def load_speakers(site_dir: Path) -> tuple[dict[str, Speaker], list[Diagnostic]]:
@@ -113,13 +114,16 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
             problem(f"{key}.pronouns", f"`pronouns` of {key!r} is longer than "
                     f"{PRONOUNS_LENGTH} characters", 'write them as "she/her", "they/them"…')
             texts["pronouns"] = ""
+        photo = None
         if texts["photo"]:
             why = photo_problem(path.parent, texts["photo"])
+            photo = measure(path.parent / texts["photo"], texts["photo"]) if why is None else None
+            if why is None and photo is None:
+                why = f"{texts['photo']!r} is not an image talkpages can read"
             if why is not None:
                 problem(f"{key}.photo", f"`photo` of {key!r}: {why}",
                         "a path in the site folder, such as speakers/ann-lee.jpg (JPEG, "
                         "PNG or WebP)")
-                texts["photo"] = ""
         links = []
         entries = fields.get("links") or []
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -133,7 +137,7 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
                 links.append(SpeakerLink(str(entry.get("name") or link), link))
         speakers[key] = Speaker(key=key, name=texts["name"] or key.strip(), bio=texts["bio"],
                                 affiliation=texts["affiliation"],
-                                pronouns=texts["pronouns"], photo=texts["photo"],
+                                pronouns=texts["pronouns"], photo=photo,
                                 url=url(key, "url", fields.get("url")), links=tuple(links))
     return speakers, problems
 
