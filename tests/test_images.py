@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from talkpages.output import images
-from talkpages.output.images import ImageError, Variant, crop_box, open_image, render, variants
+from talkpages.output.images import ImageError, crop_box, open_image, render
+from talkpages.output.pictures import Variant, variants
 
 from conftest import MakeSite, build_with_cache, photo, render_site, talk
 
@@ -95,8 +96,14 @@ def test_a_featured_image_gives_its_size_to_the_talk_page(make_site: MakeSite) -
                       "talks/u/index.md": talk("U", "2019-05-23T10:00:00"),
                       "talks/u/featured.png": b"\x89PNG damaged"})
     pages = {o.path: o.data or b"" for o in render_site(site).outputs}
-    assert b'src="featured.jpg" alt="" width="300" height="400">' in pages["t/index.html"]
-    assert b'src="featured.png" alt="">' in pages["u/index.html"]  # no size known
+    shown = pages["t/index.html"]
+    # narrower than the smallest width: one copy at its own size, shown upright
+    assert b'<source type="image/webp" srcset="../t/featured-300.webp 300w"' in shown
+    assert b'src="../t/featured-300.jpg" srcset="../t/featured-300.jpg 300w"' in shown
+    assert b'width="300" height="400" alt="" fetchpriority="high">' in shown
+    assert b'src="featured.png" alt="">' in pages["u/index.html"]  # not read: as it is
+    assert "t/featured-300.webp" in pages and "t/featured.jpg" not in pages
+    assert "u/featured.png" in pages
 
 
 def test_a_featured_image_replaced_under_its_name_is_read_again(make_site: MakeSite,
@@ -106,5 +113,6 @@ def test_a_featured_image_replaced_under_its_name_is_read_again(make_site: MakeS
     build_with_cache(site, out)
     (site / "talks/t/featured.jpg").write_bytes(photo(800, 200))
     _, cache, files = build_with_cache(site, out)
-    assert b'width="800" height="200"' in files["t/index.html"]
+    assert b'width="480" height="120"' in files["t/index.html"]
+    assert "t/featured-480.webp" in files and "t/featured-400.webp" not in files
     assert cache.stats.talks_read == 1  # type: ignore[attr-defined]

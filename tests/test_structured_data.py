@@ -147,7 +147,7 @@ def test_fixture_site_events(fixture_out: Path) -> None:
     assert by_slug["online"]["startDate"] == "2099-06-01T12:00:00-04:00"
     assert by_slug["hybrid"]["eventAttendanceMode"].endswith("/MixedEventAttendanceMode")
     assert by_slug["cancelled"]["eventStatus"] == "https://schema.org/EventCancelled"
-    assert by_slug["madrid"]["image"] == [BASE_URL + "madrid/featured.png"]
+    assert by_slug["madrid"]["image"] == [BASE_URL + "madrid/featured-64.jpg"]  # its largest copy
     assert by_slug["madrid"]["location"]["address"]["@type"] == "PostalAddress"
     assert by_slug["summit"]["startDate"] == "2018-10-01"
     assert by_slug["escape"]["name"] == 'Quotes " and </script> & <b>tags</b>'

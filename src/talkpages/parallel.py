@@ -63,9 +63,9 @@ def workers() -> int:
     return min(cores, 8)
 
 
-def forks(jobs: int, allowed: bool = True) -> bool:
+def forks(jobs: int, allowed: bool = True, least: int = MIN_PAGES) -> bool:
     """Does render_all run this many jobs in worker processes?"""
-    if not allowed or jobs < MIN_PAGES or workers() < 2:
+    if not allowed or jobs < least or workers() < 2:
         return False
     try:
         multiprocessing_fork()
@@ -75,12 +75,15 @@ def forks(jobs: int, allowed: bool = True) -> bool:
 
 
 def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
-               allowed: bool = True, segment: int = SEGMENT) -> Iterator[Result]:
+               allowed: bool = True, segment: int = SEGMENT, chunk: int = CHUNK,
+               least: int = MIN_PAGES) -> Iterator[Result]:
     """`render(job)` for every job, in order; in parallel when it pays. Also used to
     read the talk files of a large site (the Talks come back pickled). `segment`: the
-    jobs of one set of workers (fewer where each job reads many talks)."""
+    jobs of one set of workers (fewer where each job reads many talks); `chunk`: the
+    jobs sent to a worker at a time, and `least`, the fewest jobs worth forking for
+    (both smaller where a job takes long: resizing an image takes 50 ms or more)."""
     global _work
-    if not forks(len(jobs), allowed):  # in this process
+    if not forks(len(jobs), allowed, least):  # in this process
         yield from (render(job) for job in jobs)
         return
     from concurrent.futures import ProcessPoolExecutor
@@ -92,7 +95,7 @@ def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
     try:
         for first in range(0, len(jobs), segment):
             last = min(first + segment, len(jobs))
-            ranges = [(start, min(start + CHUNK, last)) for start in range(first, last, CHUNK)]
+            ranges = [(start, min(start + chunk, last)) for start in range(first, last, chunk)]
             gc.freeze()  # a worker's collector never walks (and so copies) the parent's objects
             pool = ProcessPoolExecutor(min(processes, len(ranges)), context,
                                        initializer=_start_worker, initargs=(os.getpid(),))

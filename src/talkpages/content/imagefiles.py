@@ -53,7 +53,12 @@ def measure(path: Path, name: str) -> ImageFile | None:
         return None
     if turned:
         width, height = height, width
-    return ImageFile(name, width, height, hashlib.blake2b(data, digest_size=16).hexdigest())
+    return ImageFile(name, width, height, bytes_digest(data))
+
+
+def bytes_digest(data: bytes) -> str:
+    """The digest of an image file's bytes, which names its copies."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def image_stamps(folder: Path, files: tuple[str, ...]) -> tuple[tuple[str, Stamp | None], ...]:

@@ -67,6 +67,17 @@ def speaker_name(site: Settings, author: str) -> str:
     return entry.name if entry else author
 
 
+def speaker_entry(site: Settings, author: str) -> Speaker | None:
+    """The speakers.toml entry of an entry of `authors`: its own, or that of the name it
+    is shown as (the speaker's page is the page of that name: `by_speaker`)."""
+    speakers = _speakers(site)
+    entry = speakers.get(author)
+    if entry is None:
+        slug = speaker_slug(author)
+        entry = next((s for s in speakers.values() if speaker_slug(s.name) == slug), None)
+    return entry
+
+
 @lru_cache(maxsize=65536)
 def tag_path(tag: str) -> str:
     """The tag page's path from the site root, ready for an href: `tags/sig-scheduling/`."""

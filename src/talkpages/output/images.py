@@ -1,9 +1,8 @@
-"""Images made for the screen: a featured image or a speaker's photo is published as a
-few widths in WebP with a JPEG fallback, so that a phone downloads a few hundred KB
-where the original is a 3 MB photo (Pillow).
+"""Images made for the screen: the bytes of the resized copies pictures.py names, so
+that a phone downloads a few hundred KB where the original is a 3 MB photo (Pillow).
 
-- Widths: WIDTHS, never wider than the original (an image narrower than the smallest
-  is published at its own width); heights keep the aspect ratio, or the one asked for.
+- A JPEG is decoded at the smallest scale (1/2, 1/4, 1/8) still larger than the copy
+  (`draft`): a 480-pixel copy of a 4,000-pixel photo decodes a sixteenth of it.
 - A crop to another aspect ratio keeps what `focal_point` names, as Hugo Academic reads
   it: Center, TopLeft, Top, TopRight, Left, Right, BottomLeft, Bottom, BottomRight, or
   Smart (the window with the most detail, found on a small grey copy).
@@ -20,12 +19,11 @@ from __future__ import annotations
 
 import io
 import warnings
-from dataclasses import dataclass
 
 from PIL import Image, ImageFilter, ImageOps, ImageStat
 
-WIDTHS = (480, 960, 1440)
-FORMATS = ("webp", "jpeg")
+from .pictures import Variant
+
 MAX_PIXELS = 40_000_000  # a 7,700 x 5,200 photo; a phone's 200 MP sensor is refused
 QUALITY = {"webp": 78, "jpeg": 80}
 FOCAL_POINTS = {  # where the kept window sits, as fractions of the room left (x, y)
@@ -38,16 +36,16 @@ class ImageError(Exception):
     """An image that cannot be published resized, and why."""
 
 
-@dataclass(frozen=True)
-class Variant:
-    width: int
-    height: int
-    format: str  # "webp" or "jpeg"
+def resize(data: bytes, variant: Variant, aspect: float | None = None,
+           focal_point: str = "") -> bytes:
+    """The bytes of one copy of the image `data`, or ImageError."""
+    return render(open_image(data, variant, aspect), variant, aspect, focal_point)
 
 
-def open_image(data: bytes) -> Image.Image:
+def open_image(data: bytes, least: Variant | None = None,
+               aspect: float | None = None) -> Image.Image:
     """The image of `data`, upright (EXIF orientation applied), in RGB(A), or
-    ImageError."""
+    ImageError; a JPEG decoded no larger than `least` (cut to `aspect`) needs."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -55,6 +53,8 @@ def open_image(data: bytes) -> Image.Image:
             if opened.width * opened.height > MAX_PIXELS:
                 raise ImageError(f"the image is {opened.width} x {opened.height} pixels, more "
                                  f"than the {MAX_PIXELS // 1_000_000} million talkpages resizes")
+            if least is not None and opened.format == "JPEG":
+                opened.draft("RGB", _decoded_size(opened, least, aspect))
             opened.load()
         image: Image.Image = ImageOps.exif_transpose(opened)
     except ImageError:
@@ -68,17 +68,19 @@ def open_image(data: bytes) -> Image.Image:
     return image
 
 
-def variants(size: tuple[int, int], aspect: float | None = None,
-             widths: tuple[int, ...] = WIDTHS) -> list[Variant]:
-    """What an image of `size` is published as: each width up to its own (or its own
-    when it is narrower than all), in each format; `aspect`: width / height wanted."""
-    width, height = size
-    ratio = aspect or width / height
-    fitting = sorted({w for w in widths if w <= width} or {width})
-    if aspect is not None:  # a crop can be no wider than the window that fits
-        window = min(width, round(height * aspect))
-        fitting = sorted({min(w, window) for w in fitting})
-    return [Variant(w, max(1, round(w / ratio)), fmt) for w in fitting for fmt in FORMATS]
+def _decoded_size(image: Image.Image, least: Variant,
+                  aspect: float | None) -> tuple[int, int]:
+    """The size, as stored (before turning upright), an image must keep so that its cut
+    to `aspect` is still as large as the copy `least`."""
+    turned = image.getexif().get(0x0112) in (5, 6, 7, 8)
+    width, height = (image.height, image.width) if turned else image.size
+    if aspect is not None:
+        left, top, right, bottom = crop_box((width, height), aspect)
+        scale = max(least.width / (right - left), least.height / (bottom - top))
+    else:
+        scale = max(least.width / width, least.height / height)
+    wanted = (max(1, int(width * scale) + 1), max(1, int(height * scale) + 1))
+    return (wanted[1], wanted[0]) if turned else wanted
 
 
 def crop_box(size: tuple[int, int], aspect: float, focal_point: str = "",

@@ -20,13 +20,12 @@ import json
 import re
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
 
 from markupsafe import Markup
 
 from ..content import taxonomy
 from ..content.model import Settings, Talk
-from . import markup
+from . import markup, pictures
 
 SCHEMA = "https://schema.org"
 STATUS = {"cancelled": "EventCancelled", "postponed": "EventPostponed",
@@ -71,8 +70,9 @@ def event(site: Settings, talk: Talk) -> dict[str, Any]:
     locations = _locations(talk, mode, page)
     if locations:
         data["location"] = locations[0] if len(locations) == 1 else locations
-    if talk.image and talk.image.file:
-        data["image"] = [config.absolute_url(talk.url + quote(talk.image.file))]
+    image = pictures.shared(talk)
+    if image is not None:
+        data["image"] = [config.absolute_url(image.href)]
     description = plain(talk.abstract or talk.summary)
     if description:
         data["description"] = description

@@ -14,14 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from ..content.imagefiles import bytes_digest
+from ..diagnostics import BuildError, Diagnostic
+from ..digests import digest
 from . import ical, sitefiles
 from .outputs import Output
+from .pictures import Copy, Picture
 from .plan import (
     ATOM,
     EVENT_FILE,
     FEED,
     FEED_PATH,
     FILE,
+    IMAGE,
     PAGE,
     REDIRECT,
     ROBOTS,
@@ -172,10 +177,46 @@ class CopiedFile(Kind):
         return Output(recipe.path, source=recipe.source, origin=recipe.origin)
 
 
+class ResizedImage(Kind):
+    """A copy of a featured image or a speaker's photo, made for the screen (images.py).
+    Its key is the original's digest and how it is cut and sized, so it is kept while
+    the file's bytes are the same, whatever its times (a fresh clone of the site)."""
+
+    VERSION = "1"  # of the way copies are made: another makes every copy again
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        picture, copy = _picture(recipe)
+        return digest("resized image", self.VERSION, picture.digest, repr(copy.variant),
+                      repr(picture.aspect), picture.focal_point)
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        from . import images  # Pillow: only for a site with images to make
+
+        picture, copy = _picture(recipe)
+        assert recipe.source is not None
+        try:
+            data = recipe.source.read_bytes()
+            if bytes_digest(data) != picture.digest:
+                raise images.ImageError("the file changed while the site was built; build "
+                                        "again")
+            made = images.resize(data, copy.variant, picture.aspect, picture.focal_point)
+        except OSError as exc:
+            raise BuildError([Diagnostic(recipe.source, f"cannot read the image "
+                                         f"({exc.strerror or exc})")]) from None
+        except images.ImageError as exc:
+            raise BuildError([Diagnostic(recipe.source, f"cannot make {copy.path!r} of this "
+                                         f"image (for {recipe.origin}): {exc}")]) from None
+        return Output(recipe.path, made, origin=recipe.origin)
+
+
 KINDS: dict[str, Kind] = {
     TALK: TemplatePage(), PAGE: TemplatePage(), FEED: CalendarFeed(), EVENT_FILE: EventFile(),
     TALKS_JSON: TalksJson(), SEARCH: SearchIndex(), ATOM: AtomFeed(), SITEMAP: Sitemap(),
-    ROBOTS: Robots(), FILE: CopiedFile(), REDIRECT: Redirect()}
+    ROBOTS: Robots(), FILE: CopiedFile(), REDIRECT: Redirect(), IMAGE: ResizedImage()}
+
+
+def _picture(recipe: Recipe) -> tuple[Picture, Copy]:
+    return recipe.context["picture"], recipe.context["copy"]
 
 
 def _keys(recipe: Recipe) -> list[str]:

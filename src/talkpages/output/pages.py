@@ -23,7 +23,7 @@ from markupsafe import Markup
 from ..content import taxonomy
 from ..content.model import Site, SiteView, Talk
 from ..content.taxonomy import Group
-from . import embeds, jsonld, subscribe
+from . import embeds, jsonld, pictures, subscribe
 from .keys import Keys, OutputCache
 from .theme import Theme
 
@@ -70,6 +70,7 @@ class Term:
     name: str
     path: str  # from the site root, ready for an href
     count: int
+    photo: pictures.Picture | None = None  # a speaker's
 
 
 def list_pages(site: Site, existing: set[str],
@@ -119,9 +120,15 @@ def _paginated(site: Site, template: str, base: str, origin: str, talks: Sequenc
 
 
 def _overview(groups: Iterable[Group], base: str, title: str, kind: str) -> list[PageSpec]:
-    terms = [Term(g.name, f"{base}{quote(g.slug)}/", len(g.talks)) for g in groups]
+    terms = [Term(g.name, f"{base}{quote(g.slug)}/", len(g.talks), _photo(g, base))
+             for g in groups]
     return [PageSpec("terms.html", base, f"the {kind} overview",
                      {"heading": title, "kind": kind, "terms": terms})]
+
+
+def _photo(group: Group, base: str) -> pictures.Picture | None:
+    photo = group.speaker.photo if group.speaker is not None else None
+    return pictures.face(photo, f"{base}{group.slug}/") if photo is not None else None
 
 
 # A talk's list item is made once, with this where the path to the site root goes, and
@@ -152,6 +159,7 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
 
     paths: dict[str, str] = {}
     names: dict[str, str] = {}
+    faces: dict[str, pictures.Picture | None] = {}
 
     def speaker_path(author: str) -> str:
         if author not in paths:
@@ -163,8 +171,31 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
             names[author] = taxonomy.speaker_name(site, author)
         return names[author]
 
+    def face(author: str) -> pictures.Picture | None:
+        """The copies of a speaker's photo, in the folder of the speaker's page."""
+        if author not in faces:
+            entry = taxonomy.speaker_entry(site, author)
+            folder = f"speakers/{taxonomy.speaker_slug(speaker_name(author))}/"
+            faces[author] = pictures.face(entry.photo, folder) \
+                if entry is not None and entry.photo is not None else None
+        return faces[author]
+
+    def social_image(talk: Talk | None) -> SocialImage | None:
+        """The picture a link to the page shows when it is shared (Open Graph)."""
+        image = pictures.shared(talk) if talk is not None else None
+        if image is None or talk is None or talk.image is None:
+            return None
+        return SocialImage(config.absolute_url(image.href), image.width, image.height,
+                           talk.image.alt_text or talk.image.caption)
+
     return {
         "item_html": item_html,
+        "speaker_entry": lambda author: taxonomy.speaker_entry(site, author),
+        "face": face,
+        "featured_picture": pictures.featured,
+        "thumbnail": pictures.thumbnail,
+        "initials": initials,
+        "social_image": social_image,
         "asset": lambda name: f"assets/{quote(theme.published_name(name))}",
         "tag_path": taxonomy.tag_path,
         "speaker_path": speaker_path,
@@ -173,13 +204,28 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "jsonld": lambda talk: Markup(jsonld.script(jsonld.event(site, talk))),
         "video": lambda talk: embeds.video_embed(talk, config.embed_videos),
         "plain": jsonld.plain,
-        "image_url": lambda talk: config.absolute_url(talk.url + quote(talk.image.file))
-        if talk.image and talk.image.file else "",
         "next_schedule": lambda talk: talk.next_schedule(site.now),
         "subscribe": lambda path, name, root: subscribe.links(config, path, name, root + path),
         "map_url": lambda talk: map_url(*talk.geo) if talk.geo else "",
         "link_href": link_href,
     }
+
+
+@dataclass(frozen=True)
+class SocialImage:
+    url: str  # absolute
+    width: int  # 0: not known
+    height: int
+    alt: str
+
+
+def initials(name: str) -> str:
+    """What stands for a speaker without a photo: "Ada Lovelace" -> "AL"."""
+    words = [w for w in name.replace("-", " ").split() if w[:1].isalnum()]
+    if not words:
+        return "?"
+    letters = words[0][:1] + (words[-1][:1] if len(words) > 1 else "")
+    return letters.upper()
 
 
 def link_href(url: str, talk: Talk, root: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..content import taxonomy
 from ..content.model import Site, Talk
-from . import pages, sitefiles
+from . import pages, pictures, sitefiles
 from .ical import event_zone, zone_years
 from .keys import Keys
 from .theme import Theme
@@ -29,8 +29,9 @@ FEED_PATH = "calendar.ics"
 
 # Kinds of recipes
 TALK, PAGE, FEED, EVENT_FILE = "talk", "page", "feed", "event file"
-ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE, REDIRECT = (
-    "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file", "redirect")
+ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE, REDIRECT, IMAGE = (
+    "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file", "redirect",
+    "image")
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,11 +41,11 @@ class Recipe:
     origin: str  # for messages
     template: str = ""  # TALK, PAGE
     url: str = ""
-    context: Mapping[str, Any] = field(default_factory=dict)  # TALK, PAGE, ATOM, SITEMAP
+    context: Mapping[str, Any] = field(default_factory=dict)  # TALK, PAGE, ATOM, SITEMAP, IMAGE
     pieces: tuple[tuple[str, str], ...] = ()  # (talk source, fragment key), in order
     text: tuple[str, ...] = ()  # a feed's name and description
     zones: tuple[tuple[str, int, int], ...] = ()  # a feed's VTIMEZONEs and their years
-    source: Path | None = None  # FILE
+    source: Path | None = None  # FILE, IMAGE
 
     def talks(self) -> Iterator[Talk]:
         """The talks the output shows (beyond what decides where they are listed)."""
@@ -67,7 +68,8 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
                for n, talk in enumerate(talks)]
     recipes += [Recipe(f"{talk.url}{name}", FILE, str(talk.source),
                        source=talk.source.parent / name)
-                for talk in talks for name in talk.bundle_files]
+                for talk in talks for name in pictures.published_files(talk)]
+    recipes += _resized(talks, speakers, site.root)
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     zone_years = zones_of(site)
     config = site.config
@@ -107,6 +109,26 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
     return recipes + redirects(talks, {recipe.path.lower() for recipe in recipes})
 
 
+def _resized(talks: list[Talk], speakers: list[taxonomy.Group], root: Path) -> list[Recipe]:
+    """The copies of the talks' featured images and of the speakers' photos."""
+    recipes = []
+    for talk in talks:
+        for picture in (pictures.featured(talk), pictures.thumbnail(talk)):
+            if picture is not None and talk.image is not None and talk.image.file:
+                recipes += _copies(picture, talk.source.parent / talk.image.file, talk.file)
+    for group in speakers:
+        if group.speaker is not None and group.speaker.photo is not None:
+            photo = group.speaker.photo
+            recipes += _copies(pictures.face(photo, f"speakers/{group.slug}/"),
+                               root.joinpath(*photo.path.split("/")), "speakers.toml")
+    return recipes
+
+
+def _copies(picture: pictures.Picture, source: Path, origin: str) -> list[Recipe]:
+    return [Recipe(copy.path, IMAGE, origin, context={"picture": picture, "copy": copy},
+                   source=source) for copy in picture.copies]
+
+
 def redirects(talks: list[Talk], taken: set[str]) -> list[Recipe]:
     """A page at each alias of a talk that sends visitors on to it; an alias that is the
     address of another output (a talk's page, a list) is left to that output."""
@@ -140,8 +162,8 @@ def zones_of(site: Site) -> dict[str, tuple[int, int]]:
 def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
     """All of a talk that decides which outputs there are and where it is listed: its
     address, order, upcoming or past (and the date it is listed at), tags, speakers,
-    year, publishing, zone (and the one its event names) and years, bundle files and
-    aliases. Two
+    year, publishing, zone (and the one its event names) and years, bundle files, the
+    copies of its image and the files published as they are, and aliases. Two
     builds whose talks have the same shapes have the same recipes, with the talks' other
     fields in them (delta.py)."""
     last = talk.occurrences[-1]
@@ -150,6 +172,7 @@ def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
             taxonomy.year_of(talk), talk.lastmod, talk.publish_date, talk.draft,
             talk.schedule.zone, event_zone(talk), talk.schedule.all_day, _year(last.end),
             talk.recurrence is not None and not talk.recurrence.bounded, talk.bundle_files,
+            pictures.featured(talk), pictures.thumbnail(talk), pictures.published_files(talk),
             talk.aliases)
 
 

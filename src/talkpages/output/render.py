@@ -36,6 +36,7 @@ from .kinds import KINDS
 from .outputs import Output
 from .plan import (
     FEED_PATH,
+    IMAGE,
     PAGE,
     TALK,
     Recipe,
@@ -84,10 +85,11 @@ class Maker:
             "row": lambda talk: sitefiles.search_row(site, talk)}
 
     def run(self, recipes: list[Recipe]) -> Iterator[Output]:
-        """Talk pages and their fragments first, then the rest; template pages in
-        parallel, each batch after the fragments it shows are made."""
+        """Talk pages and their fragments first, then the rest; images, then template
+        pages in parallel, each batch after the fragments it shows are made."""
         yield from self.talks([r for r in recipes if r.kind == TALK])
         later: list[tuple[Recipe, str | None]] = []
+        images: list[tuple[Recipe, str | None]] = []
         for recipe in recipes:
             if recipe.kind == TALK:
                 continue
@@ -98,8 +100,15 @@ class Maker:
                 yield kept
             elif recipe.kind == PAGE:
                 later.append((recipe, key))
+            elif recipe.kind == IMAGE:
+                images.append((recipe, key))
             else:
                 yield self.active.remember_page(key, self.make(recipe))
+        # an image's copies two at a time (WebP and JPEG of a width): a few hundred ms
+        made = parallel.render_all(self.make, [recipe for recipe, _ in images],
+                                   self.active.parallel, chunk=2, least=4)
+        for (_, key), output in zip(images, made, strict=True):
+            yield self.active.remember_page(key, output)
         self.active.flush()  # workers read the fragments made so far
         # a list page shows up to `paginate` talks: fresh workers 16 times as often
         made = parallel.render_all(self.make, [recipe for recipe, _ in later],

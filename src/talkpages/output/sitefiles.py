@@ -22,7 +22,7 @@ from urllib.parse import quote, urljoin
 from ..content import taxonomy
 from ..content.config import Config
 from ..content.model import Site, Talk
-from . import formatting, jsonld, markup
+from . import formatting, jsonld, markup, pictures
 
 UTC = timezone.utc
 FEED_LIMIT = 50
@@ -156,8 +156,9 @@ def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
     config = site.config
     page = config.absolute_url(url_path(talk.url))
     image = None
-    if talk.image and talk.image.file:
-        image = {"url": urljoin(page, quote(talk.image.file)), "caption": talk.image.caption,
+    shared = pictures.shared(talk)
+    if talk.image and shared is not None:
+        image = {"url": config.absolute_url(shared.href), "caption": talk.image.caption,
                  "alt_text": talk.image.alt_text}
     return {
         "slug": talk.slug, "url": page, "title": talk.title,

@@ -1,0 +1,118 @@
+"""Featured images and speakers' photos as the site publishes them: resized copies,
+what pages say of them, and what happens when an image cannot be made."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+from PIL import Image
+
+from conftest import NOW, MakeSite, outputs, photo, render_site, talk
+
+NOW_ARG = NOW.isoformat()
+SPEAKERS = '[ada]\nname = "Ada Lovelace"\nphoto = "speakers/ada.jpg"\n'
+
+
+def meta(page: str) -> dict[str, str]:
+    return dict((a or b, c) for a, b, c in re.findall(
+        r'<meta (?:property="([^"]+)"|name="([^"]+)") content="([^"]*)">', page))
+
+
+def size_and_format(data: bytes) -> tuple[int, int, str]:
+    with Image.open(io.BytesIO(data)) as image:
+        return image.width, image.height, image.format or ""
+
+
+def test_a_large_featured_image_is_published_as_copies_for_the_screen(
+        make_site: MakeSite) -> None:
+    site = make_site({"talkpages.toml": 'base_url = "https://example.org/"\n',
+                      "talks/t/index.md": talk("T", extra='[image]\nalt_text = "A stage"'),
+                      "talks/t/featured.jpg": photo(2000, 1000)})
+    files = outputs(render_site(site))
+    assert "t/featured.jpg" not in files  # the original is not linked: not published
+    for width in (480, 960, 1440):
+        assert size_and_format(files[f"t/featured-{width}.webp"]) == (width, width // 2, "WEBP")
+        assert size_and_format(files[f"t/featured-{width}.jpg"]) == (width, width // 2, "JPEG")
+    for width, height in ((160, 107), (320, 213)):  # list thumbnails, cut 3:2
+        assert size_and_format(files[f"t/featured-{width}x{height}.jpg"])[:2] == (width, height)
+    page = files["t/index.html"].decode()
+    assert ('srcset="../t/featured-480.webp 480w, ../t/featured-960.webp 960w, '
+            '../t/featured-1440.webp 1440w"') in page
+    assert 'width="1440" height="720" alt="A stage" fetchpriority="high"' in page
+    tags = meta(page)
+    assert tags["og:image"] == "https://example.org/t/featured-1440.jpg"
+    assert (tags["og:image:width"], tags["og:image:height"]) == ("1440", "720")
+    assert tags["og:image:alt"] == "A stage"
+    assert tags["twitter:card"] == "summary_large_image"
+
+
+def test_the_original_is_published_when_the_talk_links_it(make_site: MakeSite) -> None:
+    site = make_site({"talks/t/index.md": talk("T", body="[Full size](featured.jpg)"),
+                      "talks/t/featured.jpg": photo(600, 400),
+                      "talks/u/index.md": talk("U", extra='[[links]]\nname = "Photo"\n'
+                                               'url = "./featured.png"'),
+                      "talks/u/featured.png": photo(600, 400, "PNG"),
+                      "talks/v/index.md": talk("V", body="See featured.jpg.old"),
+                      "talks/v/featured.jpg": photo(600, 400)})
+    files = {output.path for output in render_site(site).outputs}
+    assert "t/featured.jpg" in files and "u/featured.png" in files
+    assert "v/featured.jpg" not in files  # another name that begins the same
+    assert "t/featured-480.webp" in files and "u/featured-480.webp" in files
+
+
+def test_a_speakers_photo_is_cut_square_and_shown_where_the_speaker_is(
+        make_site: MakeSite) -> None:
+    site = make_site({"speakers.toml": SPEAKERS, "speakers/ada.jpg": photo(300, 400),
+                      "talks/t.md": talk("T", extra='authors = ["ada"]')})
+    files = outputs(render_site(site))
+    assert size_and_format(files["speakers/ada-lovelace/photo-256.webp"]) == (256, 256, "WEBP")
+    assert size_and_format(files["speakers/ada-lovelace/photo-128.jpg"])[:2] == (128, 128)
+    assert "speakers/ada-lovelace/photo-512.jpg" not in files  # wider than the photo
+    assert "speakers/ada.jpg" not in files
+
+
+def test_an_image_that_cannot_be_resized_is_an_error_naming_the_file(
+        make_site: MakeSite, run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    whole = photo(900, 600)
+    site = make_site({"talks/t/index.md": talk("T"),
+                      "talks/t/featured.jpg": whole[:len(whole) // 3]})  # its header reads
+    out = tmp_path / "out"
+    code, _, error = run_cli("build", "-s", str(site), "-o", str(out), "--now", NOW_ARG)
+    assert code == 1, error
+    assert "featured.jpg" in error and "cannot make" in error and "internal" not in error
+    assert not out.exists()
+
+
+def test_changed_images_rebuild_as_a_full_build_would(make_site: MakeSite, run_cli,
+                                                      tmp_path: Path) -> None:
+    site = make_site({"speakers.toml": SPEAKERS, "speakers/ada.jpg": photo(300, 400),
+                      "talks/t/index.md": talk("T", extra='authors = ["ada"]'),
+                      "talks/t/featured.jpg": photo(1000, 500)})
+    out = tmp_path / "incremental"
+    steps = [
+        lambda: (site / "talks/t/featured.jpg").write_bytes(photo(500, 1000)),
+        lambda: (site / "speakers/ada.jpg").write_bytes(photo(200, 200)),
+        lambda: (site / "talks/t/index.md").write_text(
+            talk("T", extra='authors = ["ada"]\n[image]\nfocal_point = "TopLeft"')),
+        lambda: (site / "talks/t/featured.jpg").rename(site / "talks/t/featured.png"),
+        lambda: shutil.rmtree(site / "talks/t"),
+    ]
+
+    def build(into: Path) -> None:
+        code, _, error = run_cli("build", "-s", str(site), "-o", str(into), "--now", NOW_ARG)
+        assert code == 0, error
+
+    def tree(folder: Path) -> dict[str, bytes]:
+        return {p.relative_to(folder).as_posix(): p.read_bytes()
+                for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    build(out)
+    for number, step in enumerate(steps):
+        step()
+        build(out)
+        fresh = tmp_path / f"full-{number}"
+        build(fresh)
+        assert tree(out) == tree(fresh), f"after step {number}"
