@@ -1,4 +1,5 @@
-"""A fixture site that uses every feature of the pages: several index pages, speakers.toml,
+"""A fixture site that uses every feature of the pages: several index pages, speakers.toml
+(a photo, and initials for those without one),
 math, video embeds, a cancelled talk, online and hybrid talks, a featured image, CJK
 and accented tags, all-day and multi-day talks, a site served from a sub-path.
 
@@ -45,6 +46,8 @@ embed_videos = true
 name = "Ada Lovelace"
 bio = "Writes *programs* for engines."
 affiliation = "Analytical Engines Ltd"
+pronouns = "she/her"
+photo = "speakers/ada.png"
 url = "https://ada.example.org/"
 links = [{ name = "Mastodon", url = "https://social.example.org/@ada" }]
 
@@ -72,6 +75,7 @@ bio = "Compilers."
         alt_text = "A blue stage"
     ''', body="## Notes\n\nSee the slides."),
     "talks/madrid/featured.png": png(64, 36),
+    "speakers/ada.png": png(200, 240, (120, 60, 30)),
     "talks/madrid/slides.pdf": b"%PDF-1.4\n",
     "talks/math.md": talk("Math without a CDN", "2019-03-01T10:00:00", '''
         timezone = "Europe/London"

@@ -116,3 +116,53 @@ def test_changed_images_rebuild_as_a_full_build_would(make_site: MakeSite, run_c
         fresh = tmp_path / f"full-{number}"
         build(fresh)
         assert tree(out) == tree(fresh), f"after step {number}"
+
+
+def test_a_talk_page_introduces_its_speakers(make_site: MakeSite) -> None:
+    site = make_site({
+        "speakers.toml": SPEAKERS + 'pronouns = "she/her"\naffiliation = "Analytical Engines"\n'
+                         'bio = "Wrote *the* first program."\nurl = "https://ada.example.org"\n',
+        "speakers/ada.jpg": photo(300, 300),
+        "talks/main.md": talk("Main", "2019-05-01T10:00:00", 'authors = ["ada", "Bob Ross", "Cy"]'),
+        **{f"talks/past-{n}.md": talk(f"Past {n}", f"2019-0{n}-02T10:00:00", 'authors = ["ada"]')
+           for n in (1, 2, 3)},
+        "talks/soon.md": talk("Soon", "2027-01-14T18:00:00", 'authors = ["ada", "Bob Ross"]'),
+    })
+    page = outputs(render_site(site))["main/index.html"].decode()
+    cards = page[page.index('<section class="speakers"'):]
+    cards = cards[:cards.index("</section>")]
+    assert "About the speakers" in cards
+    assert cards.count('class="speaker-card"') == 2  # Cy: no entry, no other talk
+    assert ('<h3><a href="../speakers/ada-lovelace/">Ada Lovelace</a> '
+            '<span class="pronouns">(she/her)</span></h3>') in cards
+    assert '<p class="affiliation">Analytical Engines</p>' in cards
+    assert "<em>the</em> first program" in cards and 'href="https://ada.example.org"' in cards
+    assert 'srcset="../speakers/ada-lovelace/photo-128.webp 128w, ' in cards
+    # upcoming first, then the latest past ones: three in all
+    ada = cards[:cards.index("Bob Ross")]
+    shown = re.findall(r'<a href="\.\./([^/]+)/">', ada[ada.index("Also speaking"):])
+    assert shown == ["soon", "past-3", "past-2"]
+    bob = cards[cards.index("Bob Ross") - 200:]
+    assert re.search(r'<span class="face initials hue-\d" aria-hidden="true">BR</span>', bob)
+
+
+def test_lists_show_thumbnails_and_the_speakers_overview_shows_faces(
+        make_site: MakeSite) -> None:
+    site = make_site({"speakers.toml": SPEAKERS, "speakers/ada.jpg": photo(400, 400),
+                      "talks/t/index.md": talk("T", extra='authors = ["ada", "Ben"]'),
+                      "talks/t/featured.jpg": photo(900, 600),
+                      "talks/u.md": talk("U")})
+    files = outputs(render_site(site))
+    index = files["index.html"].decode()
+    assert index.count('class="talk-item with-picture"') == 1
+    assert ('<source type="image/webp" srcset="./t/featured-160x107.webp 160w, '
+            './t/featured-320x213.webp 320w"') in index
+    assert 'width="320" height="213" alt="" loading="lazy"' in index
+    overview = files["speakers/index.html"].decode()
+    assert ('srcset="../speakers/ada-lovelace/photo-128.webp 128w, '
+            '../speakers/ada-lovelace/photo-256.webp 256w"') in overview
+    assert '<span class="face-name">Ada Lovelace</span>' in overview
+    assert '>B</span><span class="face-name">Ben</span>' in overview
+    speaker = files["speakers/ada-lovelace/index.html"].decode()
+    assert '<div class="speaker-head"><picture class="face">' in speaker
+    assert 'loading="lazy"' not in speaker.split("</h1>")[0]  # above the fold

@@ -111,6 +111,26 @@ def by_speaker(site: Site) -> list[Group]:
     return [Group(g.slug, g.name, g.talks, entries.get(g.slug)) for g in groups]
 
 
+ALSO_SPEAKING = 3  # how many other talks a speaker's card on a talk page names
+
+
+def also_speaking(site: Site, speakers: list[Group]) -> dict[Talk, dict[str, tuple[Talk, ...]]]:
+    """For each talk, for each of its authors with other talks: up to ALSO_SPEAKING of
+    those, the upcoming ones first (soonest first), then the past (latest first)."""
+    by_slug = {group.slug: group for group in speakers}
+    upcoming = {talk for talk in site.talks if talk.is_upcoming(site.now)}
+    found: dict[Talk, dict[str, tuple[Talk, ...]]] = {}
+    for talk in site.talks:
+        for author in talk.authors:
+            group = by_slug.get(speaker_slug(speaker_name(site, author)))
+            if group is None or len(group.talks) < 2:
+                continue
+            soon = [t for t in group.talks if t in upcoming and t is not talk]
+            late = [t for t in reversed(group.talks) if t not in upcoming and t is not talk]
+            found.setdefault(talk, {})[author] = tuple((soon + late)[:ALSO_SPEAKING])
+    return found
+
+
 def by_year(talks: Iterable[Talk]) -> list[tuple[int, list[Talk]]]:
     """Consecutive runs of talks of one year, in the order given."""
     runs: list[tuple[int, list[Talk]]] = []

@@ -13,6 +13,7 @@ context; render.py turns them into HTML.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -195,6 +196,10 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "featured_picture": pictures.featured,
         "thumbnail": pictures.thumbnail,
         "initials": initials,
+        "hue": hue,
+        "speaker_cards": lambda authors, also: [
+            (author, entry) for author in authors
+            for entry in [taxonomy.speaker_entry(site, author)] if entry or also.get(author)],
         "social_image": social_image,
         "asset": lambda name: f"assets/{quote(theme.published_name(name))}",
         "tag_path": taxonomy.tag_path,
@@ -226,6 +231,14 @@ def initials(name: str) -> str:
         return "?"
     letters = words[0][:1] + (words[-1][:1] if len(words) > 1 else "")
     return letters.upper()
+
+
+HUES = 8  # the colours of initials' circles: .hue-0 to .hue-7 in the theme's style.css
+
+
+def hue(name: str) -> int:
+    """The colour of a name's circle of initials: the same for the name everywhere."""
+    return zlib.crc32(name.casefold().encode("utf-8")) % HUES
 
 
 def link_href(url: str, talk: Talk, root: str) -> str:

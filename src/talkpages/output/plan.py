@@ -62,9 +62,11 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
     fragments make up the lists and feeds), lists last (they link the feeds there are)."""
     talks = list(site.talks)
     tags, speakers, years = taxonomy.by_tag(site), taxonomy.by_speaker(site), taxonomy.years(site)
+    also = taxonomy.also_speaking(site, speakers)
     recipes = [Recipe(f"{talk.url}index.html", TALK, str(talk.source), "talk.html", talk.url,
                       {"talk": talk, "previous": talks[n - 1] if n > 0 else None,
-                       "next": talks[n + 1] if n + 1 < len(talks) else None})
+                       "next": talks[n + 1] if n + 1 < len(talks) else None,
+                       "also": also.get(talk, {})})
                for n, talk in enumerate(talks)]
     recipes += [Recipe(f"{talk.url}{name}", FILE, str(talk.source),
                        source=talk.source.parent / name)
