@@ -43,10 +43,8 @@ def test_a_large_featured_image_is_published_as_copies_for_the_screen(
             '../t/featured-1440.webp 1440w"') in page
     assert 'width="1440" height="720" alt="A stage" fetchpriority="high"' in page
     tags = meta(page)
-    assert tags["og:image"] == "https://example.org/t/featured-1440.jpg"
-    assert (tags["og:image:width"], tags["og:image:height"]) == ("1440", "720")
-    assert tags["og:image:alt"] == "A stage"
-    assert tags["twitter:card"] == "summary_large_image"
+    assert tags["og:image"] == "https://example.org/t/card.jpg"  # drawn over the image
+    assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "630")
 
 
 def test_the_original_is_published_when_the_talk_links_it(make_site: MakeSite) -> None:
@@ -166,3 +164,46 @@ def test_lists_show_thumbnails_and_the_speakers_overview_shows_faces(
     speaker = files["speakers/ada-lovelace/index.html"].decode()
     assert '<div class="speaker-head"><picture class="face">' in speaker
     assert 'loading="lazy"' not in speaker.split("</h1>")[0]  # above the fold
+
+
+def test_every_page_shares_a_card_of_1200_by_630(make_site: MakeSite) -> None:
+    site = make_site({"talkpages.toml": 'title = "Talks at the Lab"\n'
+                                        'base_url = "https://example.org/"\n',
+                      "talks/soon.md": talk("Soon", "2027-01-14T18:00:00",
+                                            'timezone = "America/New_York"\nauthors = ["Ann"]\n'
+                                            'event = "RSE Meetup"'),
+                      "talks/old/index.md": talk("Old with a photo", "2019-01-01T10:00:00"),
+                      "talks/old/featured.jpg": photo(1600, 1000),
+                      "talks/plain.md": talk("Plain and past", "2019-02-01T10:00:00")})
+    files = outputs(render_site(site))
+    for path in ("soon/card.jpg", "old/card.jpg", "card.jpg"):
+        assert size_and_format(files[path]) == (1200, 630, "JPEG"), path
+    assert "plain/card.jpg" not in files  # past, no image: the site's card
+    expected = {"soon/index.html": "soon/card.jpg", "old/index.html": "old/card.jpg",
+                "plain/index.html": "card.jpg", "index.html": "card.jpg",
+                "tags/index.html": "card.jpg", "speakers/ann/index.html": "card.jpg"}
+    for page, card in expected.items():
+        tags = meta(files[page].decode())
+        assert tags["og:image"] == f"https://example.org/{card}", page
+        assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "630"), page
+        assert tags["twitter:card"] == "summary_large_image", page
+    soon = meta(files["soon/index.html"].decode())
+    assert soon["og:image:alt"] == "RSE Meetup · Soon · Thu 14 Jan 2027 · 18:00 EST · Ann"
+
+
+def test_social_cards_can_be_drawn_for_all_talks_or_none(make_site: MakeSite) -> None:
+    site = make_site({"talkpages.toml": 'social_cards = "all"\n',
+                      "talks/plain.md": talk("Plain and past", "2019-02-01T10:00:00"),
+                      "talks/old/index.md": talk("Old with a photo", "2019-01-01T10:00:00"),
+                      "talks/old/featured.jpg": photo(1600, 1000)})
+    assert {"plain/card.jpg", "old/card.jpg", "card.jpg"} <= set(outputs(render_site(site)))
+    (site / "talkpages.toml").write_text('social_cards = "none"\n')
+    files = outputs(render_site(site))
+    assert not [path for path in files if path.endswith("card.jpg")]
+    assert meta(files["old/index.html"].decode())["og:image"].endswith("/old/featured-1440.jpg")
+    assert "og:image" not in meta(files["plain/index.html"].decode())
+    (site / "talkpages.toml").write_text('social_cards = "some"\n')
+    result = render_site(site)
+    assert [d.format() for d in result.diagnostics if d.is_error] == [
+        f"{site / 'talkpages.toml'}:1: error: config value 'social_cards': expected one of "
+        "'upcoming', 'all', 'none'"]

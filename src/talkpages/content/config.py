@@ -40,6 +40,7 @@ class Config:
     calendar_organizer: str = ""
     embed_videos: bool = False
     paginate: int = 50
+    social_cards: str = "upcoming"  # "all", "upcoming" or "none": output/social.py
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -113,6 +114,15 @@ def _page_size(value: Any) -> int:
     return value
 
 
+SOCIAL_CARDS = ("upcoming", "all", "none")
+
+
+def _social_cards(value: Any) -> str:
+    if value not in SOCIAL_CARDS:
+        raise ValueError(f"expected one of {', '.join(repr(v) for v in SOCIAL_CARDS)}")
+    return str(value)
+
+
 def _table(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"expected a table, got {_kind(value)}")
@@ -134,6 +144,7 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "calendar_organizer": _email,
     "embed_videos": _bool,
     "paginate": _page_size,
+    "social_cards": _social_cards,
     "params": _table,
 }
 assert set(OPTIONS) == {f.name for f in fields(Config)}

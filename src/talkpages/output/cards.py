@@ -15,26 +15,16 @@ from __future__ import annotations
 
 import functools
 import io
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .images import crop_box
+from .social import SIZE, Card
 
-SIZE = (1200, 630)
 MARGIN = 72
 TITLE_SIZES = (64, 56, 48, 40)
 TITLE_LINES = 3
 FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-
-@dataclass(frozen=True)
-class Card:
-    title: str
-    when: str  # "Thu 14 Jan 2027 · 18:00 EST"
-    speakers: str
-    event: str
-    colour: tuple[int, int, int] = (31, 58, 96)
 
 
 def draw(card: Card, font: bytes | None = None, background: Image.Image | None = None,

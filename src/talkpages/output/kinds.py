@@ -11,17 +11,19 @@ Key and bytes sit side by side in each class: what `make` reads, `key` names.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..content.imagefiles import bytes_digest
 from ..diagnostics import BuildError, Diagnostic
 from ..digests import digest
-from . import ical, sitefiles
+from . import ical, sitefiles, social, theme
 from .outputs import Output
-from .pictures import Copy, Picture
+from .pictures import Copy, Picture, Variant
 from .plan import (
     ATOM,
+    CARD,
     EVENT_FILE,
     FEED,
     FEED_PATH,
@@ -209,10 +211,58 @@ class ResizedImage(Kind):
         return Output(recipe.path, made, origin=recipe.origin)
 
 
+class SocialCardImage(Kind):
+    """A social card (social.py, drawn by cards.py): its key is the card's every word and
+    its background's digest, and the font; so it is kept while they are the same."""
+
+    VERSION = "1"  # of the way cards are drawn: another draws every card again
+
+    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+        return digest("social card", self.VERSION, repr(_card(maker, recipe)),
+                      theme.system_font_name())
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        from . import cards, images  # Pillow: only for a site with cards to draw
+
+        card = _card(maker, recipe)
+        background = None
+        source = recipe.source
+        if card.background and source is not None:
+            try:
+                data = source.read_bytes()
+                if bytes_digest(data) != card.background:
+                    raise images.ImageError("the file changed while the site was built; "
+                                            "build again")
+                background = images.open_image(data, Variant(*social.SIZE, "jpeg"),
+                                               social.SIZE[0] / social.SIZE[1])
+            except OSError as exc:
+                raise BuildError([Diagnostic(source, f"cannot read the image "
+                                             f"({exc.strerror or exc})")]) from None
+            except images.ImageError as exc:
+                raise BuildError([Diagnostic(source, f"cannot draw {recipe.path!r} over this "
+                                             f"image (for {recipe.origin}): {exc}")]) from None
+        return Output(recipe.path, cards.draw(card, _font(), background, card.focal_point),
+                      origin=recipe.origin)
+
+
+@functools.lru_cache(maxsize=1)
+def _font() -> bytes | None:
+    return theme.system_font()  # read once a process: a CJK font is 20 MB
+
+
+def _card(maker: Maker, recipe: Recipe) -> social.Card:
+    talk = recipe.context["talk"]
+    card = social.site_card(maker.site.view) if talk is None \
+        else social.talk_card(maker.site.view, talk)
+    assert card is not None
+    return card
+
+
 KINDS: dict[str, Kind] = {
     TALK: TemplatePage(), PAGE: TemplatePage(), FEED: CalendarFeed(), EVENT_FILE: EventFile(),
     TALKS_JSON: TalksJson(), SEARCH: SearchIndex(), ATOM: AtomFeed(), SITEMAP: Sitemap(),
-    ROBOTS: Robots(), FILE: CopiedFile(), REDIRECT: Redirect(), IMAGE: ResizedImage()}
+    ROBOTS: Robots(), FILE: CopiedFile(), REDIRECT: Redirect(), IMAGE: ResizedImage(),
+    CARD: SocialCardImage()}
 
 
 def _picture(recipe: Recipe) -> tuple[Picture, Copy]:

@@ -24,7 +24,7 @@ from markupsafe import Markup
 from ..content import taxonomy
 from ..content.model import Site, SiteView, Talk
 from ..content.taxonomy import Group
-from . import embeds, jsonld, pictures, subscribe
+from . import embeds, jsonld, pictures, social, subscribe
 from .keys import Keys, OutputCache
 from .theme import Theme
 
@@ -181,14 +181,6 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
                 if entry is not None and entry.photo is not None else None
         return faces[author]
 
-    def social_image(talk: Talk | None) -> SocialImage | None:
-        """The picture a link to the page shows when it is shared (Open Graph)."""
-        image = pictures.shared(talk) if talk is not None else None
-        if image is None or talk is None or talk.image is None:
-            return None
-        return SocialImage(config.absolute_url(image.href), image.width, image.height,
-                           talk.image.alt_text or talk.image.caption)
-
     return {
         "item_html": item_html,
         "speaker_entry": lambda author: taxonomy.speaker_entry(site, author),
@@ -200,7 +192,7 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "speaker_cards": lambda authors, also: [
             (author, entry) for author in authors
             for entry in [taxonomy.speaker_entry(site, author)] if entry or also.get(author)],
-        "social_image": social_image,
+        "social_image": lambda talk: social.image(site, talk),
         "asset": lambda name: f"assets/{quote(theme.published_name(name))}",
         "tag_path": taxonomy.tag_path,
         "speaker_path": speaker_path,
@@ -214,14 +206,6 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "map_url": lambda talk: map_url(*talk.geo) if talk.geo else "",
         "link_href": link_href,
     }
-
-
-@dataclass(frozen=True)
-class SocialImage:
-    url: str  # absolute
-    width: int  # 0: not known
-    height: int
-    alt: str
 
 
 def initials(name: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..content import taxonomy
 from ..content.model import Site, Talk
-from . import pages, pictures, sitefiles
+from . import pages, pictures, sitefiles, social
 from .ical import event_zone, zone_years
 from .keys import Keys
 from .theme import Theme
@@ -29,9 +29,9 @@ FEED_PATH = "calendar.ics"
 
 # Kinds of recipes
 TALK, PAGE, FEED, EVENT_FILE = "talk", "page", "feed", "event file"
-ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE, REDIRECT, IMAGE = (
+ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE, REDIRECT, IMAGE, CARD = (
     "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file", "redirect",
-    "image")
+    "image", "card")
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,7 +41,7 @@ class Recipe:
     origin: str  # for messages
     template: str = ""  # TALK, PAGE
     url: str = ""
-    context: Mapping[str, Any] = field(default_factory=dict)  # TALK, PAGE, ATOM, SITEMAP, IMAGE
+    context: Mapping[str, Any] = field(default_factory=dict)  # all but FILE and feeds
     pieces: tuple[tuple[str, str], ...] = ()  # (talk source, fragment key), in order
     text: tuple[str, ...] = ()  # a feed's name and description
     zones: tuple[tuple[str, int, int], ...] = ()  # a feed's VTIMEZONEs and their years
@@ -49,7 +49,7 @@ class Recipe:
 
     def talks(self) -> Iterator[Talk]:
         """The talks the output shows (beyond what decides where they are listed)."""
-        if self.kind in (TALK, PAGE, ATOM):
+        if self.kind in (TALK, PAGE, ATOM, CARD):
             yield from _talks_in(self.context)
 
     def sources(self) -> set[str]:
@@ -72,6 +72,7 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
                        source=talk.source.parent / name)
                 for talk in talks for name in pictures.published_files(talk)]
     recipes += _resized(talks, speakers, site.root)
+    recipes += _cards(site)
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     zone_years = zones_of(site)
     config = site.config
@@ -116,14 +117,33 @@ def _resized(talks: list[Talk], speakers: list[taxonomy.Group], root: Path) -> l
     recipes = []
     for talk in talks:
         for picture in (pictures.featured(talk), pictures.thumbnail(talk)):
-            if picture is not None and talk.image is not None and talk.image.file:
-                recipes += _copies(picture, talk.source.parent / talk.image.file, talk.file)
+            source = _featured_file(talk)
+            if picture is not None and source is not None:
+                recipes += _copies(picture, source, talk.file)
     for group in speakers:
         if group.speaker is not None and group.speaker.photo is not None:
             photo = group.speaker.photo
             recipes += _copies(pictures.face(photo, f"speakers/{group.slug}/"),
                                root.joinpath(*photo.path.split("/")), "speakers.toml")
     return recipes
+
+
+def _cards(site: Site) -> list[Recipe]:
+    """The social cards: the site's, and those of the talks that have one (social.py)."""
+    view = site.view
+    recipes = [Recipe(f"{talk.url}{social.CARD_NAME}", CARD, str(talk.source),
+                      context={"talk": talk}, source=_featured_file(talk))
+               for talk in site.talks if social.has_card(view, talk)]
+    if social.site_card(view) is not None:
+        recipes.append(Recipe(social.CARD_NAME, CARD, "talkpages.toml", context={"talk": None}))
+    return recipes
+
+
+def _featured_file(talk: Talk) -> Path | None:
+    """The file of a talk's featured image, when it is resized (and drawn on its card)."""
+    if talk.image is None or not talk.image.file or pictures.featured(talk) is None:
+        return None
+    return talk.source.parent / talk.image.file
 
 
 def _copies(picture: pictures.Picture, source: Path, origin: str) -> list[Recipe]:
@@ -175,7 +195,7 @@ def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
             talk.schedule.zone, event_zone(talk), talk.schedule.all_day, _year(last.end),
             talk.recurrence is not None and not talk.recurrence.bounded, talk.bundle_files,
             pictures.featured(talk), pictures.thumbnail(talk), pictures.published_files(talk),
-            talk.aliases)
+            talk.aliases)  # a card's: is_upcoming and featured, above
 
 
 def _year(value: date) -> int:

@@ -35,6 +35,7 @@ from .keys import Keys, OutputCache
 from .kinds import KINDS
 from .outputs import Output
 from .plan import (
+    CARD,
     FEED_PATH,
     IMAGE,
     PAGE,
@@ -100,11 +101,11 @@ class Maker:
                 yield kept
             elif recipe.kind == PAGE:
                 later.append((recipe, key))
-            elif recipe.kind == IMAGE:
+            elif recipe.kind in (IMAGE, CARD):
                 images.append((recipe, key))
             else:
                 yield self.active.remember_page(key, self.make(recipe))
-        # an image's copies two at a time (WebP and JPEG of a width): a few hundred ms
+        # images two at a time (a width's WebP and JPEG; two cards): 10 to 300 ms each
         made = parallel.render_all(self.make, [recipe for recipe, _ in images],
                                    self.active.parallel, chunk=2, least=4)
         for (_, key), output in zip(images, made, strict=True):

@@ -204,3 +204,15 @@ def system_font() -> bytes | None:
         except OSError:
             continue
     return None
+
+
+def system_font_name() -> str:
+    """Which font `system_font` gives, for the keys of what is drawn with it: its path,
+    size and time ("" for none): another font, or the same updated, draws again."""
+    for path in FONT_FILES:
+        try:
+            found = os.stat(path)
+        except OSError:
+            continue
+        return f"{path}:{found.st_size}:{found.st_mtime_ns}"
+    return ""

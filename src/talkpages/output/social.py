@@ -1,0 +1,91 @@
+"""What a link to a page shows when it is shared (Open Graph's `og:image`, Twitter's
+`summary_large_image`): a card of 1200 x 630 drawn for the talk (cards.py draws it:
+title, when, who, the event, over its featured image or the site's colour), or the
+site's card, for the index, the lists and the talks without a card of their own.
+
+`social_cards` in talkpages.toml says which talks get a card:
+- "upcoming" (the default): upcoming talks, the ones shared to bring people, and
+  talks with a featured image (its copies cost far more than the card); past talks
+  without an image share the site's card. A card takes about 10 ms of one core: at
+  10,000 mostly past talks, cards for all would double a first build.
+- "all": every talk. "none": no card is drawn; a talk's featured image is shown
+  (its largest copy), or nothing.
+
+No pixels here: pages are rendered without Pillow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from ..content import taxonomy
+from ..content.model import SiteView, Talk
+from . import formatting, pictures
+
+CARD_NAME = "card.jpg"  # in a talk's folder; the site's at the site root
+SIZE = (1200, 630)
+SITE_COLOUR = (31, 58, 96)
+
+
+@dataclass(frozen=True)
+class Card:
+    """All a card shows, and all its bytes depend on (with the font): its key."""
+    title: str
+    when: str  # "Thu 14 Jan 2027 · 18:00 EST"
+    speakers: str
+    event: str
+    colour: tuple[int, int, int] = SITE_COLOUR
+    background: str = ""  # the digest of the image drawn behind the text (the talk's
+    focal_point: str = ""  # featured image: the recipe's source), and how it is cut
+
+    @property
+    def alt(self) -> str:
+        return " · ".join(part for part in (self.event, self.title, self.when, self.speakers)
+                          if part)
+
+
+@dataclass(frozen=True)
+class SocialImage:
+    href: str  # from the site root, quoted
+    width: int  # 0: not known
+    height: int
+    alt: str
+
+
+def has_card(site: SiteView, talk: Talk) -> bool:
+    mode = site.config.social_cards
+    return mode == "all" or mode == "upcoming" and (
+        talk.is_upcoming(site.now) or pictures.featured(talk) is not None)
+
+
+def talk_card(site: SiteView, talk: Talk) -> Card:
+    names = ", ".join(taxonomy.speaker_name(site, author) for author in talk.authors)
+    schedule = talk.next_schedule(site.now)
+    picture = pictures.featured(talk)
+    return Card(talk.title, formatting.schedule_when(schedule), names, talk.event,
+                background=picture.digest if picture is not None else "",
+                focal_point=picture.focal_point if picture is not None else "")
+
+
+def site_card(site: SiteView) -> Card | None:
+    """The site's card, or None when `social_cards = "none"`."""
+    if site.config.social_cards == "none":
+        return None
+    config = site.config
+    return Card(config.title, "", config.description, config.host)
+
+
+def image(site: SiteView, talk: Talk | None) -> SocialImage | None:
+    """What a shared link to a page shows: the talk's card, the site's card, or (with
+    `social_cards = "none"`) the talk's featured image."""
+    if talk is not None and has_card(site, talk):
+        return SocialImage(quote(f"{talk.url}{CARD_NAME}"), *SIZE, talk_card(site, talk).alt)
+    if talk is not None and site.config.social_cards == "none":
+        shared = pictures.shared(talk)
+        if shared is None or talk.image is None:
+            return None
+        return SocialImage(shared.href, shared.width, shared.height,
+                           talk.image.alt_text or talk.image.caption)
+    card = site_card(site)
+    return SocialImage(CARD_NAME, *SIZE, card.alt) if card is not None else None
