@@ -137,6 +137,9 @@ def test_wowchemy_author_profiles_become_speakers_with_names_and_bios(
     assert code == 0, err
     page = (built / "a/index.html").read_text()
     assert "Ada Example" in page and ">admin<" not in page
+    # the avatar is the speaker's face, published as square copies
+    assert (built / "speakers/ada-example/photo-60.webp").exists()
+    assert 'srcset="../speakers/ada-example/photo-60.webp 60w"' in page
     # a second import leaves the file as it is, and says nothing of it
     before = (site / "speakers.toml").read_bytes()
     code, _, err = run_cli("import", "hugo", str(source), "-s", str(site))
@@ -329,3 +332,28 @@ def test_widget_pages_are_skipped_and_a_broken_publish_date_only_drops_itself(
     assert "the talk is imported without it" in err
     data = split((site / "talks/dated.md").read_text()).data
     assert data["title"] == "Dated" and "publishDate" not in data
+
+
+def test_an_imported_bundles_featured_image_is_published_for_the_screen(
+        tmp_path: Path, run_cli) -> None:
+    source = write_files(tmp_path / "old", {
+        "config.toml": "",
+        "content/talk/big/index.md": yaml_talk("Big photo", "2019-01-01T10:00:00",
+                                               "image:\n  caption: A hall\n"
+                                               "  focal_point: Top\n"),
+    })
+    (source / "content/talk/big/featured.jpg").write_bytes(photo(2400, 1600))
+    site = tmp_path / "site"
+    code, _, err = run_cli("import", "hugo", str(source), "-s", str(site))
+    assert code == 0, err
+    built = tmp_path / "public"
+    code, _, err = run_cli("build", "-s", str(site), "-o", str(built))
+    assert code == 0, err
+    names = sorted(p.name for p in (built / "big").iterdir())
+    assert names == ["big.ics", "card.jpg", "featured-1440.jpg", "featured-1440.webp",
+                     "featured-160x107.jpg", "featured-160x107.webp", "featured-320x213.jpg",
+                     "featured-320x213.webp", "featured-480.jpg", "featured-480.webp",
+                     "featured-960.jpg", "featured-960.webp", "index.html"]
+    assert (built / "big/featured-960.webp").stat().st_size < 250_000
+    page = (built / "big/index.html").read_text()
+    assert 'width="1440" height="960" alt="A hall" fetchpriority="high"' in page

@@ -28,7 +28,7 @@ from ...content.fields import make_talk
 from ...content.frontmatter import FrontMatter, split
 from ...content.lint import raw_html
 from ...content.loader import BUNDLE_INDEX, TALKS_DIR
-from ...content.model import Talk, slugify
+from ...content.model import Image, Talk, slugify
 from ...diagnostics import Diagnostic
 from ..safefile import create_new
 from ..scaffold import toml
@@ -394,4 +394,6 @@ def _comparable(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, times.Schedule):
         return (_comparable(value.start), _comparable(value.end), value.all_day, value.zone)
+    if isinstance(value, Image):  # its size and digest are the file's, read where it lies:
+        return dataclasses.replace(value, width=0, height=0, digest="")  # copied as it is
     return value
