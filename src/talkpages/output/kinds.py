@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..content.imagefiles import bytes_digest
 from ..diagnostics import BuildError, Diagnostic
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 # What comes before the fragments of a file, what between them, how much longer each
 # is in the file than as kept, and what it becomes there.
 Layout = tuple[bytes, bytes, int, Callable[[bytes], bytes]]
+T = TypeVar("T")
 
 
 class Kind:
@@ -196,18 +197,9 @@ class ResizedImage(Kind):
 
         picture, copy = _picture(recipe)
         assert recipe.source is not None
-        try:
-            data = recipe.source.read_bytes()
-            if bytes_digest(data) != picture.digest:
-                raise images.ImageError("the file changed while the site was built; build "
-                                        "again")
-            made = images.resize(data, copy.variant, picture.aspect, picture.focal_point)
-        except OSError as exc:
-            raise BuildError([Diagnostic(recipe.source, f"cannot read the image "
-                                         f"({exc.strerror or exc})")]) from None
-        except images.ImageError as exc:
-            raise BuildError([Diagnostic(recipe.source, f"cannot make {copy.path!r} of this "
-                                         f"image (for {recipe.origin}): {exc}")]) from None
+        made = _from_image(recipe, picture.digest, f"make {copy.path!r} of this image",
+                           lambda data: images.resize(data, copy.variant, picture.aspect,
+                                                      picture.focal_point))
         return Output(recipe.path, made, origin=recipe.origin)
 
 
@@ -226,23 +218,32 @@ class SocialCardImage(Kind):
 
         card = _card(maker, recipe)
         background = None
-        source = recipe.source
-        if card.background and source is not None:
-            try:
-                data = source.read_bytes()
-                if bytes_digest(data) != card.background:
-                    raise images.ImageError("the file changed while the site was built; "
-                                            "build again")
-                background = images.open_image(data, Variant(*social.SIZE, "jpeg"),
-                                               social.SIZE[0] / social.SIZE[1])
-            except OSError as exc:
-                raise BuildError([Diagnostic(source, f"cannot read the image "
-                                             f"({exc.strerror or exc})")]) from None
-            except images.ImageError as exc:
-                raise BuildError([Diagnostic(source, f"cannot draw {recipe.path!r} over this "
-                                             f"image (for {recipe.origin}): {exc}")]) from None
+        if card.background and recipe.source is not None:
+            background = _from_image(
+                recipe, card.background, f"draw {recipe.path!r} over this image",
+                lambda data: images.open_image(data, Variant(*social.SIZE, "jpeg"),
+                                               social.SIZE[0] / social.SIZE[1]))
         return Output(recipe.path, cards.draw(card, _font(), background, card.focal_point),
                       origin=recipe.origin)
+
+
+def _from_image(recipe: Recipe, expected: str, doing: str, use: Callable[[bytes], T]) -> T:
+    """`use` of the bytes of the recipe's source, an image whose digest is `expected`;
+    a problem is an error naming the file and what was being done with it."""
+    from . import images
+
+    assert recipe.source is not None
+    try:
+        data = recipe.source.read_bytes()
+        if bytes_digest(data) != expected:
+            raise images.ImageError("the file changed while the site was built; build again")
+        return use(data)
+    except OSError as exc:
+        raise BuildError([Diagnostic(recipe.source, f"cannot read the image "
+                                     f"({exc.strerror or exc})")]) from None
+    except images.ImageError as exc:
+        raise BuildError([Diagnostic(recipe.source, f"cannot {doing} (for {recipe.origin}): "
+                                     f"{exc}")]) from None
 
 
 @functools.lru_cache(maxsize=1)

@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 from ..content import taxonomy
 from ..content.model import Site, SiteView, Talk
+from ..content.speakers import Speaker
 from ..content.taxonomy import Group
 from . import embeds, jsonld, pictures, social, subscribe
 from .keys import Keys, OutputCache
@@ -161,6 +162,7 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
     paths: dict[str, str] = {}
     names: dict[str, str] = {}
     faces: dict[str, pictures.Picture | None] = {}
+    entries: dict[str, Speaker | None] = {}
 
     def speaker_path(author: str) -> str:
         if author not in paths:
@@ -172,10 +174,15 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
             names[author] = taxonomy.speaker_name(site, author)
         return names[author]
 
+    def speaker_entry(author: str) -> Speaker | None:
+        if author not in entries:
+            entries[author] = taxonomy.speaker_entry(site, author)
+        return entries[author]
+
     def face(author: str) -> pictures.Picture | None:
         """The copies of a speaker's photo, in the folder of the speaker's page."""
         if author not in faces:
-            entry = taxonomy.speaker_entry(site, author)
+            entry = speaker_entry(author)
             folder = f"speakers/{taxonomy.speaker_slug(speaker_name(author))}/"
             faces[author] = pictures.face(entry.photo, folder) \
                 if entry is not None and entry.photo is not None else None
@@ -183,7 +190,7 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
 
     return {
         "item_html": item_html,
-        "speaker_entry": lambda author: taxonomy.speaker_entry(site, author),
+        "speaker_entry": speaker_entry,
         "face": face,
         "featured_picture": pictures.featured,
         "thumbnail": pictures.thumbnail,
@@ -191,7 +198,7 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "hue": hue,
         "speaker_cards": lambda authors, also: [
             (author, entry) for author in authors
-            for entry in [taxonomy.speaker_entry(site, author)] if entry or also.get(author)],
+            for entry in [speaker_entry(author)] if entry or also.get(author)],
         "social_image": lambda talk: social.image(site, talk),
         "asset": lambda name: f"assets/{quote(theme.published_name(name))}",
         "tag_path": taxonomy.tag_path,

@@ -31,9 +31,6 @@ FACE_WIDTHS = (128, 256, 512)
 FORMATS = ("webp", "jpeg")
 SUFFIX = {"webp": "webp", "jpeg": "jpg"}
 RESIZED = (".jpg", ".jpeg", ".png", ".webp")  # an animated GIF, an AVIF: published as is
-# What a picture's size is in the page, for the browser to pick a width before layout.
-FEATURED_SIZES = "(min-width: 44rem) 42rem, calc(100vw - 2rem)"
-THUMBNAIL_SIZES = "160px"
 
 
 @dataclass(frozen=True)
