@@ -331,3 +331,19 @@ def test_the_pages_csp_blocks_nothing_of_the_theme(browser: Any, example: str) -
     assert ran == 0  # an inline script that is not the theme's does not run
     context.close()
     assert any("Content Security Policy" in p for p in problems)
+
+
+def test_the_404_page_suggests_talks_by_the_words_of_the_address(page: Any, example: str) -> None:
+    response = page.goto(example + "kubecon-volcano-2019/")
+    assert response is not None and response.status == 404
+    suggestions = page.locator("section.suggestions")
+    suggestions.wait_for(state="visible")
+    links = suggestions.locator("a")
+    hrefs = [urlsplit(h).path for h in links.evaluate_all("nodes => nodes.map(n => n.href)")]
+    assert 1 <= len(hrefs) <= 5
+    assert set(hrefs[:2]) == {"/talks/kubecon-china-2019-volcano-ai-dl/",  # all three words
+                              "/talks/kubecon-na-2019-volcano-deep-learning/"}
+    assert "Volcano" in links.first.inner_text()
+    page.goto(example + "zzzz-qqqq/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("section.suggestions").is_hidden()

@@ -209,7 +209,8 @@ def test_a_talk_with_coordinates_links_a_map(make_site: MakeSite) -> None:
     files = site_files(make_site)
     page = files["up/index.html"].decode()
     assert ('<a class="map" href="https://www.openstreetmap.org/?mlat=40.75&amp;mlon=-73.9867'
-            '#map=16/40.75/-73.9867">Map</a>') in page
+            '#map=16/40.75/-73.9867"><svg class="icon" aria-hidden="true" focusable="false">'
+            '<use href="#i-map"></use></svg>Map</a>') in page
     assert "openstreetmap" not in files["old/index.html"].decode()
     assert map_url(41.0, 2.15) == \
         "https://www.openstreetmap.org/?mlat=41&mlon=2.15#map=16/41/2.15"

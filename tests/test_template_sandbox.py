@@ -126,3 +126,32 @@ def test_the_built_in_theme_gives_the_same_site_in_the_sandbox(tmp_path: Path) -
     assert len(plain.outputs) > 50
     assert [(o.path, o.data) for o in plain.outputs] == \
         [(o.path, o.data) for o in sandboxed.outputs]
+
+
+def test_compiled_templates_are_kept_per_version_of_talkpages(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a template whose filter exists only in a branch (`x if c else t | f`)
+    compiles, where the filter is unknown, into a call without the template's context;
+    code so compiled by another version of talkpages called this one's filters wrongly
+    ("missing 1 required positional argument")."""
+    import jinja2
+
+    from talkpages.build import bytecode
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    site = tmp_path / "site"
+    (site / "layouts").mkdir(parents=True)
+    (site / "layouts" / "lead.html").write_text("{{ none if quiet else 'x' | lead }}")
+
+    @jinja2.pass_context
+    def lead(context: object, value: str) -> str:
+        return value.upper()
+
+    monkeypatch.setattr(bytecode, "code_digest", lambda: "old" * 6)
+    Theme.for_site(site, compiled_templates).env.get_template("lead.html")  # no `lead` here
+    monkeypatch.setattr(bytecode, "code_digest", lambda: "new" * 6)
+    env = Theme.for_site(site, compiled_templates).env
+    env.filters["lead"] = lead
+    assert env.get_template("lead.html").render(quiet=False) == "X"
+    assert [p.name for p in (tmp_path / "cache" / "talkpages" / "templates-Sandbox").iterdir()] \
+        == ["new" * 5 + "n"]

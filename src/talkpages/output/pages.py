@@ -22,13 +22,14 @@ from urllib.parse import quote, unquote
 from markupsafe import Markup
 
 from ..content import taxonomy
-from ..content.model import Site, SiteView, Talk
+from ..content.model import Link, Site, SiteView, Talk
 from ..content.speakers import Speaker
 from ..content.taxonomy import Group
 from . import embeds, jsonld, pictures, social, subscribe
 from .keys import Keys, OutputCache
 from .theme import Theme
 
+LEADING_LINKS = ("video", "slides", "pdf")  # what a past talk's page leads with, in order
 HEADINGS = {"tag": "Talks tagged “{}”", "speaker": "{}", "year": "Talks in {}"}
 
 
@@ -210,8 +211,9 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "plain": jsonld.plain,
         "next_schedule": lambda talk: talk.next_schedule(site.now),
         "subscribe": lambda path, name, root: subscribe.links(config, path, name, root + path),
-        "map_url": lambda talk: map_url(*talk.geo) if talk.geo else "",
+        "map_url": venue_map,
         "link_href": link_href,
+        "lead_link": lead_link,
     }
 
 
@@ -243,6 +245,27 @@ def link_href(url: str, talk: Talk, root: str) -> str:
 def href(url: str) -> str:
     """A URL from a talk file made valid for an href: spaces, quotes, braces… encoded."""
     return quote(url.strip(), safe=":/?#@!$&'()*+,;=%~")
+
+
+def venue_map(talk: Talk) -> str:
+    """OpenStreetMap at a talk's venue: at its `coordinates`, else a search for its
+    address (a `location` alone, "Room 2" or "Online", is no place to search for)."""
+    if talk.geo:
+        return map_url(*talk.geo)
+    if talk.address:
+        return "https://www.openstreetmap.org/search?query=" + quote(
+            ", ".join(talk.address.lines()), safe="")
+    return ""
+
+
+def lead_link(talk: Talk) -> Link | None:
+    """The link a past talk's page leads with, as its one primary action: the
+    recording, else the slides, else their PDF; none when it has none of them."""
+    for kind in LEADING_LINKS:
+        for link in talk.links:
+            if link.kind == kind:
+                return link
+    return None
 
 
 def map_url(latitude: float, longitude: float) -> str:
