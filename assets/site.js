@@ -4,7 +4,7 @@
    - the lists kept true to the clock between builds: a talk that is over moves from
      Upcoming to Past, one under way says so, the "Next talk" card counts down;
    - the subscribe menu: opened by its address (#subscribe), the feed's address copied;
-   - a video player loaded only when the visitor asks for it. */
+   - a recording's player, or the slides, loaded only when the visitor asks for them. */
 (function () {
   "use strict";
 
@@ -328,30 +328,57 @@
     });
   }
 
-  /* ---- Video: nothing is loaded from YouTube or Vimeo before the click. ---- */
-  var PLAYERS = /^https:\/\/(www\.youtube-nocookie\.com\/embed\/|player\.vimeo\.com\/video\/)/;
+  /* ---- Recording and slides: nothing is loaded from a player before the click. ---- */
+  var PLAYERS = new RegExp("^https://(www\\.youtube-nocookie\\.com/embed/|player\\.vimeo\\.com/video/|" +
+    "speakerdeck\\.com/player/|www\\.slideshare\\.net/slideshow/embed_code/key/|" +
+    "docs\\.google\\.com/presentation/d/)");
+  var OWN_PDF = /^[^:/?#][^:?#]*\.pdf$/i;  /* a PDF of the talk's own folder */
 
-  function setUpVideo(section) {
-    var play = section.querySelector(".video-play");
-    if (!play || !PLAYERS.test(section.dataset.src)) return;
-    play.querySelector("button").addEventListener("click", function () {
-      var frame = document.createElement("iframe");
-      frame.src = section.dataset.src;
-      frame.title = section.dataset.title || "Video";
-      frame.allow = "autoplay; encrypted-media; fullscreen; picture-in-picture";
-      frame.allowFullscreen = true;
-      frame.referrerPolicy = "strict-origin-when-cross-origin";
-      var box = document.createElement("div");
-      box.className = "video-frame";
-      box.appendChild(frame);
-      play.replaceWith(box);
-      frame.focus();
+  function player(holder) {  /* the frame that shows holder's data-src, or null */
+    var src = holder.dataset.src || "";
+    var box = document.createElement("div");
+    box.className = "embed-frame";
+    if (holder.dataset.kind === "pdf") {
+      if (!OWN_PDF.test(src)) return null;
+      var object = document.createElement("object");
+      object.data = src;
+      object.type = "application/pdf";
+      object.setAttribute("aria-label", holder.dataset.title || "Slides");
+      var fallback = document.createElement("a");
+      fallback.href = src;
+      fallback.textContent = "Open the slides (PDF)";
+      object.appendChild(fallback);
+      box.classList.add("pdf");
+      box.appendChild(object);
+      return box;
+    }
+    if (!PLAYERS.test(src)) return null;
+    var frame = document.createElement("iframe");
+    frame.src = src;
+    frame.title = holder.dataset.title || "Player";
+    frame.allow = "autoplay; encrypted-media; fullscreen; picture-in-picture";
+    frame.allowFullscreen = true;
+    frame.referrerPolicy = "strict-origin-when-cross-origin";
+    box.appendChild(frame);
+    return box;
+  }
+
+  function setUpPlayer(holder) {  /* a poster (a link) or a button replaced by its player */
+    var trigger = holder.querySelector("[data-play]");
+    if (!trigger) return;
+    trigger.addEventListener("click", function (event) {
+      var box = player(holder);
+      if (!box) return;  /* not a player we know: the link is followed */
+      event.preventDefault();
+      trigger.replaceWith(box);
+      var shown = box.firstChild;
+      if (shown.focus) shown.focus();
     });
   }
 
   document.querySelectorAll("form.filter").forEach(setUpFilter);
   document.querySelectorAll(".local-time[data-start]").forEach(showLocalTime);
-  document.querySelectorAll("section.video[data-src]").forEach(setUpVideo);
+  document.querySelectorAll(".recording[data-src], section.slides[data-src]").forEach(setUpPlayer);
   document.querySelectorAll("details.subscribe").forEach(setUpSubscribe);
   setUpSchedule();
 })();

@@ -64,6 +64,7 @@ bio = "Compilers."
         abstract = "Queues, *fairness* and gangs."
         tags = ["Kubernetes", "Batch Scheduling"]
         url_slides = "slides.pdf"
+        url_video = "https://vimeo.com/76979871"
         coordinates = { latitude = 40.4531, longitude = -3.6883 }
         [address]
         street = "Av. de Portugal"

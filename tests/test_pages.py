@@ -194,10 +194,22 @@ def test_a_cancelled_talk_is_struck_through_and_says_so(make_site: MakeSite) -> 
     assert "<strong>This talk is cancelled.</strong>" in page
 
 
-def test_videos_are_not_embedded_unless_the_site_asks(make_site: MakeSite) -> None:
+def test_a_recording_leads_a_past_talk_as_a_poster_linking_to_it(make_site: MakeSite) -> None:
     video = 'url_video = "https://youtu.be/rpN9IsihEKI"'
     off = outputs(render_site(make_site({"talks/v.md": talk("V", extra=video)})))
-    assert 'class="video"' not in off["v/index.html"].decode()
+    page = off["v/index.html"].decode()
+    poster = re.search(r'<figure class="recording">.*?</figure>', page, re.S)
+    assert poster, "no poster"
+    assert '<a class="poster" href="https://youtu.be/rpN9IsihEKI" data-play>' in poster.group(0)
+    assert "Watch the recording" in poster.group(0) and "opens on youtu.be" in poster.group(0)
+    assert "data-src" not in page  # no player unless the site embeds videos
+    assert page.index('class="recording"') < page.index('<div class="body">')  # near the top
+
+
+def test_an_upcoming_talk_has_no_poster_for_its_video_link(make_site: MakeSite) -> None:
+    video = 'url_video = "https://youtu.be/rpN9IsihEKI"'
+    files = outputs(render_site(make_site({"talks/v.md": talk("V", "2099-01-01", video)})))
+    assert 'class="recording"' not in files["v/index.html"].decode()
 
 
 @pytest.mark.parametrize(("url", "src"), [
@@ -213,12 +225,12 @@ def test_opt_in_video_embeds_load_nothing_before_a_click(make_site: MakeSite, ur
     site = make_site({"talkpages.toml": "embed_videos = true\n",
                       "talks/v.md": talk("V", extra=f'url_video = "{url}"')})
     page = outputs(render_site(site))["v/index.html"].decode()
-    if src is None:
-        assert 'class="video"' not in page
+    if src is None:  # not a player we know: the poster is a link to the video
+        assert "data-src" not in page and "Watch the recording" in page
         return
-    assert f'data-src="{src}"' in page
+    assert f'<figure class="recording" data-src="{src}" data-title="Video: V">' in page
     assert "<iframe" not in page and "youtube.com/embed" not in page
-    assert '<button class="button" type="button">Play it here</button>' in page
+    assert "Play the recording</span>" in page and "loads " in page
 
 
 def test_math_renders_to_mathml_only_when_the_talk_asks(make_site: MakeSite) -> None:

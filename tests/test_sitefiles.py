@@ -98,7 +98,9 @@ def test_talks_json_has_every_talk_with_absolute_urls(fixture_out: Path) -> None
         {"name": "Ada Lovelace", "url": BASE_URL + "speakers/ada-lovelace/"},
         {"name": "Grace Hopper", "url": BASE_URL + "speakers/grace-hopper/"}]
     assert madrid["links"] == [{"name": "Slides", "url": BASE_URL + "madrid/slides.pdf",
-                                "kind": "slides"}]
+                                "kind": "slides"},
+                               {"name": "Video", "url": "https://vimeo.com/76979871",
+                                "kind": "video"}]
     assert madrid["image"]["url"] == BASE_URL + "madrid/featured-64.jpg"  # its largest copy
     assert madrid["tags"][0] == {"name": "Kubernetes", "url": BASE_URL + "tags/kubernetes/"}
     assert madrid["address"]["city"] == "Madrid" and madrid["attendance"] == "offline"

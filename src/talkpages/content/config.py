@@ -39,6 +39,7 @@ class Config:
     calendar_color: str = ""
     calendar_organizer: str = ""
     embed_videos: bool = False
+    embed_slides: bool = False
     paginate: int = 50
     social_cards: str = "upcoming"  # "all", "upcoming" or "none": output/social.py
     params: dict[str, Any] = field(default_factory=dict)
@@ -143,6 +144,7 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "calendar_color": _color,
     "calendar_organizer": _email,
     "embed_videos": _bool,
+    "embed_slides": _bool,
     "paginate": _page_size,
     "social_cards": _social_cards,
     "params": _table,

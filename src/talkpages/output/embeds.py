@@ -1,9 +1,16 @@
-"""Video embeds for YouTube and Vimeo links, when a site turns them on.
+"""Players for a talk's recording and slides, loaded only when the visitor asks.
 
-Off by default (`embed_videos = false`): a page then makes no request to a third
-party. On, the page still makes none until the visitor asks: it shows a button, and
-only a click puts the player in the page, from youtube-nocookie.com or with Vimeo's
-`dnt=1`. Without JavaScript the plain link to the video remains.
+A page makes no request to a third party before a click. Third-party players are off
+by default: `embed_videos = true` offers to play YouTube and Vimeo recordings in the
+page (from youtube-nocookie.com, or with Vimeo's `dnt=1`), `embed_slides = true` to
+show Speaker Deck, SlideShare and Google Slides decks. A PDF of slides in the talk's
+own folder is the site's own file: it is offered on every site. Without JavaScript the
+plain links remain.
+
+Speaker Deck and SlideShare name a deck's player by an id their pages do not show
+(only their "Embed" dialogs do, and a build asks no server): a link to such a player
+(`https://speakerdeck.com/player/<id>`, `…/slideshow/embed_code/key/<key>`) is shown
+in the page; a link to a deck's page stays a link.
 """
 
 from __future__ import annotations
@@ -12,36 +19,69 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from ..content.model import Talk
+from ..content.model import Link, Talk
 
 _ID = re.compile(r"^[\w-]{6,20}$")
+_DECK = re.compile(r"^[0-9a-f]{32}$")
+_KEY = re.compile(r"^[\w-]{6,40}$")
+_GOOGLE = re.compile(r"^[\w-]{20,100}$")
+SLIDE_LINKS = ("slides", "pdf")
+VIDEO_HOSTS = " https://www.youtube-nocookie.com https://player.vimeo.com"
+SLIDE_HOSTS = " https://speakerdeck.com https://www.slideshare.net https://docs.google.com"
 
 
 @dataclass(frozen=True)
 class Embed:
-    provider: str  # "YouTube" or "Vimeo"
-    src: str  # the player's address, loaded on click
-    url: str  # the video's page
+    provider: str  # "YouTube", "Vimeo", "Speaker Deck", …; "" for the site's own PDF
+    src: str  # what is loaded on click: a player's address, or the PDF's path
+    url: str  # the link it stands for
+    kind: str = "frame"  # "frame" (a player) or "pdf" (an <object> of the site's file)
+
+
+def recording(talk: Talk) -> Link | None:
+    """The talk's recording: its first video link."""
+    return next((link for link in talk.links if link.kind == "video"), None)
 
 
 def video_embed(talk: Talk, enabled: bool) -> Embed | None:
-    if not enabled:
-        return None
-    for link in talk.links:
-        if link.kind == "video":
-            return embed_for(link.url)
+    found = recording(talk)
+    return embed_for(found.url) if enabled and found is not None else None
+
+
+def slides_embed(talk: Talk, enabled: bool) -> Embed | None:
+    """The slides to show in the page: a PDF of the talk's folder, else (when `enabled`)
+    a deck on Speaker Deck, SlideShare or Google Slides."""
+    links = [link for link in talk.links if link.kind in SLIDE_LINKS]
+    for link in links:
+        name = link.url.strip()
+        if name.lower().endswith(".pdf") and name in talk.bundle_files:
+            return Embed("", name, name, "pdf")
+    if enabled:
+        for link in links:
+            found = deck_for(link.url)
+            if found is not None:
+                return found
     return None
 
 
-def embed_for(url: str) -> Embed | None:
+def _parts(url: str) -> tuple[str, list[str], str] | None:
     try:
         parts = urlsplit(url.strip())
     except ValueError:
         return None
+    if parts.scheme not in ("http", "https"):
+        return None
     host = (parts.hostname or "").lower().removeprefix("www.").removeprefix("m.")
-    path = [p for p in parts.path.split("/") if p]
+    return host, [p for p in parts.path.split("/") if p], parts.query
+
+
+def embed_for(url: str) -> Embed | None:
+    found = _parts(url)
+    if found is None:
+        return None
+    host, path, query = found
     if host in ("youtube.com", "youtube-nocookie.com"):
-        video = parse_qs(parts.query).get("v", [""])[0]
+        video = parse_qs(query).get("v", [""])[0]
         if not video and len(path) >= 2 and path[0] in ("embed", "live", "shorts", "v"):
             video = path[1]
         return _youtube(video, url)
@@ -52,6 +92,28 @@ def embed_for(url: str) -> Embed | None:
         if numbers:
             return Embed("Vimeo", f"https://player.vimeo.com/video/{numbers[0]}?dnt=1&autoplay=1",
                          url)
+    return None
+
+
+def deck_for(url: str) -> Embed | None:
+    """The player of a deck's link, when its address names one."""
+    found = _parts(url)
+    if found is None:
+        return None
+    host, path, _ = found
+    if host == "speakerdeck.com" and len(path) == 2 and path[0] == "player" \
+            and _DECK.match(path[1]):
+        return Embed("Speaker Deck", f"https://speakerdeck.com/player/{path[1]}", url)
+    if host == "slideshare.net" and path[:3] == ["slideshow", "embed_code", "key"] \
+            and len(path) == 4 and _KEY.match(path[3]):
+        return Embed("SlideShare",
+                     f"https://www.slideshare.net/slideshow/embed_code/key/{path[3]}", url)
+    if host == "docs.google.com" and path[:2] == ["presentation", "d"] and len(path) >= 3:
+        published = path[2] == "e" and len(path) >= 4
+        deck = path[3] if published else path[2]
+        if _GOOGLE.match(deck):
+            return Embed("Google Slides", "https://docs.google.com/presentation/d/"
+                         f"{'e/' if published else ''}{deck}/embed?start=false", url)
     return None
 
 

@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 from markupsafe import Markup
 
@@ -208,6 +208,9 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "status": taxonomy.status,
         "jsonld": lambda talk: Markup(jsonld.script(jsonld.event(site, talk))),
         "video": lambda talk: embeds.video_embed(talk, config.embed_videos),
+        "recording": embeds.recording,
+        "slides": lambda talk: embeds.slides_embed(talk, config.embed_slides),
+        "host": host,
         "plain": jsonld.plain,
         "next_schedule": lambda talk: talk.next_schedule(site.now),
         "subscribe": lambda path, name, root: subscribe.links(config, path, name, root + path),
@@ -240,6 +243,15 @@ def link_href(url: str, talk: Talk, root: str) -> str:
     if "://" in url or url.startswith(("/", "#", "mailto:")):
         return href(url)
     return f"{root}{talk.url}{href(url)}"
+
+
+def host(url: str) -> str:
+    """The host a link leads to, as people say it: "youtube.com"."""
+    try:
+        name = urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return ""
+    return name.removeprefix("www.")
 
 
 def href(url: str) -> str:
