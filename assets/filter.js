@@ -300,6 +300,12 @@
       update();
       input.focus();
     });
+    /* site.js moves a talk that is over from Upcoming to Past, under its year (made
+       if need be): what is asked applies where the talk now is. */
+    new MutationObserver(function () {
+      var a = ask();
+      if (a.active && !list.hidden) say(filterPage(a), a);
+    }).observe(list, { childList: true, subtree: true });
     readAddress();
     if (ask().active) update(true);
   }

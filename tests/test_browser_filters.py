@@ -202,6 +202,27 @@ def test_an_index_of_one_page_narrows_its_own_rows(browser: Any, one_page: str) 
     page.context.close()
 
 
+def test_a_talk_that_ends_leaves_the_upcoming_only_list(browser: Any, one_page: str) -> None:
+    """site.js moves a talk that is over to Past talks, under a year it makes; with
+    "Upcoming only" asked, it is no longer shown."""
+    from playwright.sync_api import expect
+
+    page = at(browser, datetime(2099, 6, 1, 16, 50, tzinfo=timezone.utc))  # ends at 17:00
+    page.goto(one_page + "?upcoming=1")
+    expect(page.locator(".talk-item:visible")).to_have_count(3)
+    page.clock.fast_forward("15:00")
+    expect(page.locator(".talk-item:visible")).to_have_count(2)
+    assert shown(page) == ["A hybrid meetup", "A cancelled talk"]
+    expect(page.locator("#filter-status")).to_have_text("2 talks match.")
+    expect(page.locator("#year-2099")).to_be_hidden()  # the year it made, empty as shown
+    page.get_by_label("Upcoming only").uncheck()
+    expect(page.locator("#year-2099")).to_be_visible()
+    assert shown(page)[:3] == ["A hybrid meetup", "A cancelled talk",
+                               "An online talk from New York"]
+    assert page.errors == []
+    page.context.close()
+
+
 @pytest.mark.parametrize("which", ["paged", "one_page"])
 def test_a_hostile_address_puts_only_text_in_the_page(browser: Any, which: str,
                                                       request: pytest.FixtureRequest) -> None:
