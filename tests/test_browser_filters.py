@@ -202,6 +202,18 @@ def test_an_index_of_one_page_narrows_its_own_rows(browser: Any, one_page: str) 
     page.context.close()
 
 
+def test_a_tag_may_be_named_in_the_address(browser: Any, one_page: str) -> None:
+    """`?tag=` takes the slug of the tag's page; the name as written will do."""
+    from playwright.sync_api import expect
+
+    page = at(browser)
+    page.goto(one_page + "?tag=Batch+Scheduling")
+    expect(page.locator(".talk-item:visible")).to_have_count(1)
+    assert page.get_by_label("Tag", exact=True).input_value() == "batch-scheduling"
+    assert shown(page) == ["Batch scheduling in Madrid"]
+    page.context.close()
+
+
 def test_a_talk_that_ends_leaves_the_upcoming_only_list(browser: Any, one_page: str) -> None:
     """site.js moves a talk that is over to Past talks, under a year it makes; with
     "Upcoming only" asked, it is no longer shown."""

@@ -32,9 +32,12 @@
     return typeof entry === "string" ? [entry, derivedSlug(entry)] : entry;
   }
 
-  function offers(select, value) {  /* is `value` one of the select's own? */
-    if (!select || !value) return false;
-    return Array.prototype.some.call(select.options, function (o) { return o.value === value; });
+  function choose(select, value) {  /* only a value the select offers */
+    if (!select || !value) return;
+    var offered = Array.prototype.some.call(select.options, function (o) {
+      return o.value && o.value === value;
+    });
+    if (offered) select.value = value;
   }
 
   function element(name, className, text) {
@@ -115,9 +118,9 @@
     });
   }
 
-  function matches(ask, talk) {
-    return ask.words.every(function (w) { return talk.text.indexOf(w) >= 0; }) &&
-      (!ask.tag || talk.tags.indexOf(ask.tag) >= 0) && (!ask.year || talk.year === ask.year);
+  function matches(a, talk) {  /* a: what is asked (setUpFilter's `ask`) */
+    return a.words.every(function (w) { return talk.text.indexOf(w) >= 0; }) &&
+      (!a.tag || talk.tags.indexOf(a.tag) >= 0) && (!a.year || talk.year === a.year);
   }
 
   function setUpFilter(form) {
@@ -146,8 +149,10 @@
     function readAddress() {
       var params = new URLSearchParams(location.search);
       input.value = (params.get("q") || "").slice(0, LONGEST);
-      if (offers(tag, params.get("tag"))) tag.value = params.get("tag");
-      if (offers(year, params.get("year"))) year.value = params.get("year");
+      var named = params.get("tag") || "";  /* the slug; a tag's name will do */
+      choose(tag, named);
+      if (tag && !tag.value) choose(tag, derivedSlug(named));
+      choose(year, params.get("year"));
       if (upcoming) upcoming.checked = params.get("upcoming") === "1";
     }
 
@@ -164,7 +169,7 @@
     }
 
     function say(count, a, more) {
-      clear.hidden = !a.active;
+      if (clear) clear.hidden = !a.active;
       if (!a.active) { status.textContent = ""; return; }
       status.textContent = count === 1 ? "1 talk matches." : count > 1 ? count + " talks match."
         : a.words.length && !a.tag && !a.year && !a.upcoming ? "No talk matches “" + a.query + "”."
@@ -292,7 +297,7 @@
     [tag, year, upcoming].forEach(function (control) {
       if (control) control.addEventListener("change", function () { update(); });
     });
-    clear.addEventListener("click", function () {
+    if (clear) clear.addEventListener("click", function () {
       input.value = "";
       if (tag) tag.value = "";
       if (year) year.value = "";
