@@ -256,10 +256,37 @@ def test_the_index_filter_is_plain_html_first(make_site: MakeSite) -> None:
     files = five_talks(make_site, "")
     index = files["index.html"].decode()
     assert '<label for="filter">Filter talks</label>' in index
-    assert '<input id="filter" type="search"' in index
+    assert '<input id="filter" name="q" type="search"' in index
     assert '<script>document.documentElement.classList.add("js")</script>' in index
     # Every talk is in the HTML: the list works without the script.
     assert len(titles(files["index.html"])) == 5
+
+
+def test_the_filters_choices_are_in_the_index(make_site: MakeSite) -> None:
+    """The tags by name (a select of hundreds is read by typing a name's first letters),
+    the years newest first, "Upcoming only"; each with its label. Only the index loads
+    the filter's script."""
+    site = make_site({"talkpages.toml": "paginate = 2\n", **{
+        f"talks/{name}.md": talk(name, when, f"tags = {tags}")
+        for name, when, tags in [("a", "2019-01-01", '["zebra", "C++"]'),
+                                 ("b", "2020-01-01", '["apple", "zebra"]'),
+                                 ("c", "2027-01-01", '["Zebra", "Été"]')]}})
+    files = outputs(render_site(site))
+    for path in ("index.html", "page/2/index.html"):
+        index = files[path].decode()
+        tags = re.search(r'<select id="filter-tag" name="tag">(.*?)</select>', index, re.S)
+        assert tags is not None and '<label for="filter-tag">Tag</label>' in index
+        assert re.findall(r'<option value="([^"]*)">([^<]*)</option>', tags[1]) == [
+            ("", "Any tag"), ("apple", "apple (1)"), ("c-plus-plus", "C++ (1)"),
+            ("ete", "Été (1)"), ("zebra", "zebra (3)")]
+        years = re.search(r'<select id="filter-year" name="year">(.*?)</select>', index, re.S)
+        assert years is not None and '<label for="filter-year">Year</label>' in index
+        assert re.findall(r'<option value="(\d*)">', years[1]) == ["", "2027", "2020", "2019"]
+        assert '<input id="filter-upcoming" name="upcoming" type="checkbox" value="1">' in index
+        assert '<label for="filter-upcoming">Upcoming only</label>' in index
+        assert re.search(r'<script src="[./]*assets/filter\.[0-9a-f]{10}\.js" defer>', index)
+    assert "filter." not in files["a/index.html"].decode()
+    assert "filter." not in files["tags/zebra/index.html"].decode()
 
 
 def test_a_talk_cannot_take_the_address_of_the_index_pages(make_site: MakeSite) -> None:

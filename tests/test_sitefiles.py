@@ -4,14 +4,16 @@ search.json; for the example site and the fixture site."""
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import feedparser
 from lxml import etree
 
-from conftest import NOW, MakeSite, outputs, render_site, require_tool, talk
+from talkpages.output.sitefiles import derived_slug
+
+from conftest import NOW, ROOT, MakeSite, outputs, render_site, require_tool, talk
 from pagesite import BASE_URL
 
 SITEMAP_XSD = Path(__file__).parent / "node/node_modules/sitemap/schema/sitemap.xsd"
@@ -117,6 +119,64 @@ def test_search_index_lists_talks_in_the_order_of_the_index(fixture_out: Path) -
     assert [row[0] for row in rows] == ["online/", "hybrid/", "cancelled/", "madrid/",
                                         "math/", "summit/", "escape/"]
     online = rows[0]
-    assert online[1:] == ["An online talk from New York", "1 Jun 2099", "Grace Hopper",
-                          "Remote Conf", "Online", "Kubernetes", ""]
-    assert rows[2][7] == "cancelled"
+    assert online[1:] == ["An online talk from New York", "1 Jun 2099", "12:00 EDT",
+                          4084012800, 3600, ["Grace Hopper"], "Remote Conf", "Online",
+                          ["Kubernetes"], ""]
+    assert rows[2][10] == "cancelled"
+
+
+def test_search_rows_carry_what_a_list_row_shows(fixture_out: Path) -> None:
+    """A row gives the instant (UTC seconds) and length the reader's clock sorts by,
+    the start and zone for an upcoming row's line, and the speakers' and tags' pages: a
+    name alone when the script's slug of it is the page's, else [name, slug]; every
+    page so named exists."""
+    rows = {row[0]: row for row in json.loads(
+        (fixture_out / "search.json").read_text(encoding="utf-8"))}
+    madrid = rows["madrid/"]
+    assert madrid[2:6] == ["22 May 2019", "14:50 CEST",
+                           int(datetime(2019, 5, 22, 12, 50, tzinfo=timezone.utc).timestamp()),
+                           35 * 60]
+    assert madrid[6] == ["Ada Lovelace", "Grace Hopper"]  # speakers.toml's name for admin
+    assert madrid[9] == ["Kubernetes", "Batch Scheduling"]
+    assert rows["math/"][9] == ["Math", ["Café", "cafe"]]
+    assert rows["escape/"][9] == [["C++", "c-plus-plus"]]
+    assert rows["hybrid/"][9] == [["云原生", "云原生"]]
+    summit = rows["summit/"]  # all day in Berlin: from its first midnight to after its last
+    assert summit[2:6] == ["1–3 Oct 2018", "",
+                           int(datetime(2018, 9, 30, 22, tzinfo=timezone.utc).timestamp()),
+                           3 * 24 * 3600]
+    assert all(len(row) == 11 for row in rows.values())  # no series: no `until`
+    for row in rows.values():
+        for folder, names in (("speakers", row[6]), ("tags", row[9])):
+            for entry in names:
+                name, slug = (entry, derived_slug(entry)) if isinstance(entry, str) else entry
+                assert slug and (fixture_out / folder / slug / "index.html").is_file(), name
+
+
+def test_a_series_row_says_when_its_last_date_is_over(make_site: MakeSite) -> None:
+    site = make_site({
+        "talkpages.toml": 'title = "T"\nbase_url = "https://example.org/"\n',
+        "talks/weekly.md": talk("Weekly", "2026-11-02T10:00:00", '''
+            timezone = "UTC"
+            recurrence = "FREQ=WEEKLY;COUNT=3"
+        '''),
+        "talks/forever.md": talk("Forever", "2026-11-02T10:00:00", '''
+            timezone = "UTC"
+            recurrence = "FREQ=DAILY"
+        ''')})
+    rows = {row[0]: row for row in json.loads(outputs(render_site(site))["search.json"])}
+    assert rows["weekly/"][11] == int(datetime(2026, 11, 16, 11, tzinfo=timezone.utc).timestamp())
+    assert rows["forever/"][11] is None
+    assert rows["weekly/"][4] == int(datetime(2026, 11, 2, 10, tzinfo=timezone.utc).timestamp())
+
+
+def test_the_script_derives_the_slugs_rows_leave_out() -> None:
+    """filter.js `derivedSlug` is this function: lower case, runs of anything but ASCII
+    letters and digits one `-`; rows spell out every slug that differs from it."""
+    assert derived_slug("Batch Scheduling") == "batch-scheduling"
+    assert derived_slug("  K8s -- SIG_Node! ") == "k8s-sig-node"
+    assert derived_slug("Café") is None
+    script = (ROOT / "assets" / "filter.js").read_text(encoding="utf-8")
+    assert 'toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")' in script
+
+

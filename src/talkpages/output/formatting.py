@@ -70,7 +70,15 @@ def schedule_when(schedule: Schedule) -> str:
     start = schedule.start
     if schedule.all_day or not isinstance(start, datetime):
         return _days(_as_date(start), _as_date(schedule.end))
-    return f"{day(start)} \u00b7 {clock(start)} {zone_label(start)}"
+    return f"{day(start)} \u00b7 {start_time(schedule)}"
+
+
+def start_time(schedule: Schedule) -> str:
+    """The time a timed talk starts and its zone (`18:00 EST`); empty when all-day."""
+    start = schedule.start
+    if schedule.all_day or not isinstance(start, datetime):
+        return ""
+    return f"{clock(start)} {zone_label(start)}"
 
 
 def instant(value: datetime) -> str:

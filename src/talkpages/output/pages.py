@@ -13,6 +13,7 @@ context; render.py turns them into HTML.
 
 from __future__ import annotations
 
+import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -74,6 +75,7 @@ class Term:
     path: str  # from the site root, ready for an href
     count: int
     photo: pictures.Picture | None = None  # a speaker's
+    slug: str = ""  # what the index's filter puts in its address: `?tag=c-plus-plus`
 
 
 def list_pages(site: Site, existing: set[str],
@@ -87,7 +89,8 @@ def list_pages(site: Site, existing: set[str],
     tags, speakers, years = known or (taxonomy.by_tag(site), taxonomy.by_speaker(site),
                                       taxonomy.years(site))
     specs = _paginated(site, "index.html", "", "the index", order, {
-        "years": [Term(g.name, f"years/{g.slug}/", len(g.talks)) for g in years]})
+        "years": [Term(g.name, f"years/{g.slug}/", len(g.talks), slug=g.slug) for g in years],
+        "tags": _choices(tags)})
     specs += _overview(tags, "tags/", "Tags", "tag")
     specs += _overview(speakers, "speakers/", "Speakers", "speaker")
     specs += _overview(years, "years/", "Years", "year")
@@ -120,6 +123,20 @@ def _paginated(site: Site, template: str, base: str, origin: str, talks: Sequenc
             "past_by_year": taxonomy.by_year(past), "total": len(talks),
             "first_page": number == 1}))
     return specs
+
+
+def _choices(tags: Iterable[Group]) -> list[Term]:
+    """The tags the index's filter offers, in the order of their names: a site may have
+    hundreds, and a select whose options are in alphabetical order lets a reader jump to
+    a tag by typing its first letters; in order of size, a known tag is anywhere."""
+    return sorted((Term(g.name, f"tags/{quote(g.slug)}/", len(g.talks), slug=g.slug)
+                   for g in tags), key=lambda term: (_folded(term.name), term.slug))
+
+
+def _folded(name: str) -> str:
+    """A name as the alphabet orders it: `Été` among the e, not after `zebra`."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name)
+                   if not unicodedata.combining(c)).casefold()
 
 
 def _overview(groups: Iterable[Group], base: str, title: str, kind: str) -> list[PageSpec]:

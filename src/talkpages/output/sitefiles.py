@@ -14,6 +14,7 @@ the pages rendered) in, bytes out.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime, timezone
 from typing import Any
@@ -27,6 +28,7 @@ from . import formatting, jsonld, markup, pictures
 UTC = timezone.utc
 FEED_LIMIT = 50
 ATOM = "http://www.w3.org/2005/Atom"
+END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 
 
 def escape(text: str) -> str:
@@ -204,13 +206,49 @@ def talks_json(site: Site, feeds: dict[str, str], records: Iterable[bytes]) -> I
 
 
 def search_row(site: Site, talk: Talk) -> bytes:
-    """[path, title, day, speakers, event, location, tags, status]: what the index's
-    filter searches (a fragment the build's cache keeps)."""
-    return json.dumps([url_path(talk.url), talk.title, formatting.short_when(talk.schedule),
-                       ", ".join(taxonomy.speaker_name(site, a) for a in talk.authors),
-                       talk.event,
-                       talk.location, ", ".join(talk.tags), taxonomy.status(talk)],
-                      ensure_ascii=False, separators=(",", ":")).encode()
+    """What the index's filter searches and shows of a talk (a fragment the build's
+    cache keeps): `[path, title, day, time, start, length, speakers, event, location,
+    tags, status]`, and `until` after them for a series.
+
+    `day` is the day (or days) of a compact row (`22 May 2019`), `time` the start and
+    zone of a timed talk (`18:00 EST`, else empty), from which with the weekdays the
+    script writes the line of an upcoming row (`Thu 14 Jan 2027 · 18:00 EST`, as
+    `formatting.schedule_when`); `start` the instant it starts in seconds since 1970
+    (UTC), `length` the seconds until it is over; `until`, when the last occurrence of
+    a series is over (null: never). Which talks are upcoming is the reader's clock's to
+    say, so a row says nothing of the time of the build. A speaker or a tag is its
+    name, or `[name, slug]` when its page's slug is not the one the script makes of the
+    name (`derived_slug`). The file is fetched whole: every field earns its bytes."""
+    schedule = talk.schedule
+    start = schedule.start_utc
+    row: list[Any] = [
+        url_path(talk.url), talk.title, formatting.short_when(schedule),
+        formatting.start_time(schedule), _seconds(start),
+        _seconds(schedule.end_utc) - _seconds(start),
+        [_named(name, taxonomy.speaker_slug(name))
+         for name in (taxonomy.speaker_name(site, a) for a in talk.authors)],
+        talk.event, talk.location,
+        [_named(tag, taxonomy.tag_slug(tag)) for tag in talk.tags], taxonomy.status(talk)]
+    if talk.recurrence is not None:  # upcoming until its last date is over
+        endless = talk.is_upcoming(END_OF_TIME)  # cut short: no last date to give
+        row.append(None if endless else _seconds(talk.occurrences[-1].end_utc))
+    return json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def derived_slug(name: str) -> str | None:
+    """The slug the filter's script makes of an ASCII name (filter.js `derivedSlug`):
+    lower case, every run of other characters than letters and digits one `-`."""
+    if not name.isascii():
+        return None
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _named(name: str, slug: str) -> str | list[str]:
+    return name if derived_slug(name) == slug else [name, slug]
+
+
+def _seconds(moment: datetime) -> int:
+    return int(moment.timestamp())
 
 
 def search_index(rows: Iterable[bytes]) -> Iterator[bytes]:
