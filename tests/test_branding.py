@@ -36,8 +36,8 @@ def test_the_accent_is_appended_to_the_stylesheet_under_a_new_name(make_site: Ma
     yellow_name, yellow = stylesheet(built(make_site, 'accent_color = "yellow"\n'))
     assert len({plain_name, blue_name, yellow_name}) == 3
     assert blue.startswith(plain) and yellow.startswith(plain)
-    assert b":root{--accent:#0b5cad;--accent-fg:#ffffff}" in blue
-    assert b":root{--accent:#747300;" in yellow  # yellow is darkened to read on white
+    assert b"@media screen{:root{--accent:#0b5cad;--accent-fg:#ffffff}}" in blue
+    assert b"@media screen{:root{--accent:#747300;" in yellow  # darkened to read on white
     assert b":root[data-theme=dark]{--accent:#ffff00;" in yellow
     assert b"--accent:#747300" not in plain
     built_in = (builtin_dir("assets") / "style.css").read_bytes()

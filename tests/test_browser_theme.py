@@ -114,6 +114,20 @@ def test_without_javascript_the_toggle_is_hidden_and_the_system_followed(
     context.close()
 
 
+def test_a_page_prints_black_on_white_whatever_the_theme(browser: Any, themed: str) -> None:
+    context = browser.new_context(color_scheme="dark")
+    context.add_init_script("localStorage.setItem('talkpages-theme', 'dark')")
+    page = context.new_page()
+    page.goto(themed + "up/")
+    assert page.evaluate(BG) == DARK_BG
+    page.emulate_media(media="print")
+    assert page.evaluate(BG) == "rgb(255, 255, 255)"
+    assert page.evaluate("getComputedStyle(document.body).color") == "rgb(0, 0, 0)"
+    assert page.evaluate("getComputedStyle(document.querySelector('main a')).color") \
+        == "rgb(0, 0, 0)"
+    context.close()
+
+
 @pytest.mark.parametrize(("scheme", "chosen"), [("light", None), ("dark", None),
                                                  ("light", "dark")])
 def test_a_yellow_accent_passes_axe_on_every_scheme(browser: Any, themed: str, scheme: str,

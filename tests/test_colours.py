@@ -103,11 +103,11 @@ def test_cards_in_the_site_colour_keep_white_text_readable():
 
 def test_the_css_sets_the_shades_on_each_scheme():
     css = accent_css(accent_shades("#ffff00"))
-    assert ":root{--accent:#" in css and "--accent-fg:#ffffff" in css
-    assert "@media (prefers-color-scheme: dark){:root:not([data-theme=light]){" \
+    assert "@media screen{:root{--accent:#747300;--accent-fg:#ffffff}}" in css
+    assert "@media screen and (prefers-color-scheme: dark){:root:not([data-theme=light]){" \
            "--accent:#ffff00;--accent-fg:#0d1117}}" in css
-    assert ":root[data-theme=dark]{--accent:#ffff00;--accent-fg:#0d1117}" in css
-    assert "style=" not in css and "<" not in css
+    assert "@media screen{:root[data-theme=dark]{--accent:#ffff00;--accent-fg:#0d1117}}" in css
+    assert css.count("{") == css.count("}") and "<" not in css
 
 
 def _hue(colour: str) -> float:

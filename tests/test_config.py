@@ -311,6 +311,7 @@ def test_logo_and_favicon_are_files_of_the_site_measured(tmp_path):
     assert (config.logo.format, config.logo.width, config.logo.height) == ("svg", 120, 40)
     assert (config.favicon.format, config.favicon.width, config.favicon.height) == ("png", 64, 48)
     assert len(config.logo.digest) == 32
+    assert load(tmp_path, 'logo = ""\nfavicon = " "\n') == (Config(), [])
 
 
 @pytest.mark.parametrize(("key", "value", "files", "words"), [

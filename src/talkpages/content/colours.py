@@ -178,7 +178,9 @@ def accent_css(shades: AccentShades) -> str:
     each scheme, as style.css sets them (automatic, or chosen with the toggle)."""
     light = f"--accent:{shades.light};--accent-fg:{shades.light_text}"
     dark = f"--accent:{shades.dark};--accent-fg:{shades.dark_text}"
-    return (f"\n/* accent_color = \"{shades.given}\" (talkpages.toml) */\n"
-            f":root{{{light}}}\n"
-            f"@media (prefers-color-scheme: dark){{:root:not([data-theme=light]){{{dark}}}}}\n"
-            f":root[data-theme=dark]{{{dark}}}\n")
+    return (f"\n/* accent_color = \"{shades.given}\" (talkpages.toml): screens only, a page "
+            "prints black on white */\n"
+            f"@media screen{{:root{{{light}}}}}\n"
+            "@media screen and (prefers-color-scheme: dark){:root:not([data-theme=light]){"
+            f"{dark}}}}}\n"
+            f"@media screen{{:root[data-theme=dark]{{{dark}}}}}\n")

@@ -226,17 +226,19 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
         except ValueError as exc:
             problems.append(Diagnostic(path, f"config value {key!r}: {exc}",
                                        lines.get(key.lower())))
-    problems += _site_files(site_dir, clean, path, lines)
+    problems += _site_files(site_dir, clean, str(raw.get("accent_color", "")), path, lines)
     return Config(**clean), problems
 
 
-def _site_files(site_dir: Path, clean: dict[str, Any], path: Path, lines: dict[str, int],
-                ) -> list[Diagnostic]:
+def _site_files(site_dir: Path, clean: dict[str, Any], accent: str, path: Path,
+                lines: dict[str, int]) -> list[Diagnostic]:
     """The checks that need the site folder: the logo and favicon files found and
     measured, and a warning when the accent colour is too light to be used as given."""
     problems = []
     for key in ("logo", "favicon"):
-        if key in clean:
+        if key in clean and not clean[key]:
+            clean[key] = None  # `logo = ""`: none, as without the key
+        elif key in clean:
             clean[key], why = site_image(site_dir, clean[key], key)
             if why is not None:
                 problems.append(Diagnostic(path, f"config value {key!r}: {why}",
@@ -245,12 +247,19 @@ def _site_files(site_dir: Path, clean: dict[str, Any], path: Path, lines: dict[s
         shades = accent_shades(clean["accent_color"])
         if shades.adjusted:
             problems.append(Diagnostic(
-                path, f"config value 'accent_color': {shades.given} has a contrast of "
+                path, f"config value 'accent_color': {_written(accent, shades.given)} has a "
+                f"contrast of "
                 f"{shades.given_contrast:.2f}:1 on the light pages, under the {AA}:1 text "
                 f"needs; links and buttons use {shades.light}, a darker shade of it",
                 lines.get("accent_color"),
                 severity="warning", hint="choose a darker colour to have it used as it is"))
     return problems
+
+
+def _written(text: str, colour: str) -> str:
+    """A colour as written, and as read when that is another spelling."""
+    text = text.strip()
+    return colour if text.lower() == colour else f"{text!r} ({colour})"
 
 
 SITE_IMAGE_HINT = {

@@ -50,6 +50,8 @@ def site_image_path(value: Any) -> str:
         raise ValueError("expected the path of a file in the site folder, such as "
                          "\"images/logo.svg\"")
     name = value.strip()
+    if not name:
+        return ""  # none
     parts = name.split("/")
     if name.startswith("/") or "\\" in name or "\x00" in name or any(
             part in ("", "..") or part.startswith(".") for part in parts):
