@@ -3,7 +3,8 @@
    - the lists kept true to the clock between builds: a talk that is over moves from
      Upcoming to Past, one under way says so, the "Next talk" card counts down;
    - the subscribe menu: opened by its address (#subscribe), the feed's address copied;
-   - a recording's player, or the slides, loaded only when the visitor asks for them.
+   - a recording's player, or the slides, loaded only when the visitor asks for them;
+   - the light or dark theme the visitor chooses, kept for their next visits.
    The index's filter is filter.js, which only the index loads. */
 (function () {
   "use strict";
@@ -269,6 +270,38 @@
     });
   }
 
+  /* ---- The theme: light or dark, as the system says until the visitor chooses. ----
+     Two states, not three: the button says whether the dark theme is on, which is all a
+     visitor sees. A choice equal to the system's is forgotten, so clicking back returns
+     the page to following the system (a "light / dark / automatic" control would ask
+     people to understand a state that looks like one of the others). base.html's boot
+     script applies a kept choice before the first paint. */
+  var THEME_KEY = "talkpages-theme";
+
+  function setUpThemeToggle(button) {
+    var root = document.documentElement;
+    var system = window.matchMedia("(prefers-color-scheme: dark)");
+    function dark() {
+      var chosen = root.getAttribute("data-theme");
+      return chosen ? chosen === "dark" : system.matches;
+    }
+    function show() { button.setAttribute("aria-pressed", dark() ? "true" : "false"); }
+    button.addEventListener("click", function () {
+      var wanted = dark() ? "light" : "dark";
+      var followsSystem = (wanted === "dark") === system.matches;
+      try {
+        if (followsSystem) localStorage.removeItem(THEME_KEY);
+        else localStorage.setItem(THEME_KEY, wanted);
+      } catch (e) { /* storage refused: the choice holds for this page only */ }
+      if (followsSystem) root.removeAttribute("data-theme");
+      else root.setAttribute("data-theme", wanted);
+      show();
+    });
+    if (system.addEventListener) system.addEventListener("change", show);
+    show();
+  }
+
+  document.querySelectorAll("button.theme-toggle").forEach(setUpThemeToggle);
   document.querySelectorAll(".local-time[data-start]").forEach(showLocalTime);
   document.querySelectorAll(".recording[data-src], section.slides[data-src]").forEach(setUpPlayer);
   document.querySelectorAll("details.subscribe").forEach(setUpSubscribe);

@@ -184,6 +184,12 @@ def test_check_says_ok_to_what_build_refuses_slug_of_a_root_file(
     assert "talks/a.md:4:1: error: the slug 'favicon.png' is used by the site itself" in checked
 
 
+def test_a_talk_cannot_take_the_address_of_the_touch_icon(make_site: MakeSite, run_cli) -> None:
+    site = make_site({"talks/a.md": talk("A", extra='slug = "apple-touch-icon.png"')})
+    checked, _ = check_and_build(site, run_cli)
+    assert "the slug 'apple-touch-icon.png' is used by the site itself" in checked
+
+
 def test_check_says_ok_to_what_build_refuses_any_output_the_writer_refuses(
         make_site: MakeSite, run_cli) -> None:
     """What no check of the site's own names covers: the writer's rules, run by check."""

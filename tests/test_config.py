@@ -260,3 +260,94 @@ def test_a_settings_file_of_gigabytes_is_refused_unread(tmp_path, run_cli, name)
     code, _, err = run_cli("check", "-s", str(tmp_path))
     assert code == 1
     assert f"{name}: error: the file is too large (5242880 KiB)" in err
+
+
+@pytest.mark.parametrize(("value", "colour"), [
+    ('"DarkSlateBlue"', "#483d8b"), ('"#0B5CAD"', "#0b5cad"), ('"#036"', "#003366"),
+    ('""', "")])
+def test_accent_color_is_a_hex_colour_or_a_css_name(tmp_path, value, colour):
+    config, problems = load(tmp_path, f"accent_color = {value}\n")
+    assert problems == []
+    assert config.accent_color == colour
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    ('"steelblu"', "did you mean 'steelblue'?"), ('"#12345"', "#rrggbb"),
+    ('"rgb(1, 2, 3)"', "CSS colour name"), ("12", "expected a string")])
+def test_accent_color_that_is_not_a_colour_is_an_error_at_its_line(tmp_path, value, words):
+    config, problems = load(tmp_path, f'title = "T"\naccent_color = {value}\n')
+    problem = only(problems)
+    assert problem.is_error and problem.line == 2 and problem.path == tmp_path / CONFIG_NAME
+    assert "'accent_color'" in problem.message and words in problem.message
+    assert config.accent_color == ""
+
+
+def test_an_accent_too_light_to_read_is_a_warning_naming_the_shade_used(tmp_path):
+    config, problems = load(tmp_path, 'title = "T"\n\naccent_color = "yellow"\n')
+    problem = only(problems)
+    assert problem.severity == "warning" and problem.line == 3
+    assert problem.path == tmp_path / CONFIG_NAME
+    assert "'accent_color'" in problem.message and "1.02:1" in problem.message
+    assert "#747300" in problem.message
+    assert config.accent_color == "#ffff00"  # used, through its shades
+
+
+def test_an_accent_that_reads_well_gives_no_warning(tmp_path):
+    assert load(tmp_path, 'accent_color = "navy"\n')[1] == []
+
+
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 40"><rect width="9"/></svg>'
+
+
+def test_logo_and_favicon_are_files_of_the_site_measured(tmp_path):
+    from conftest import photo
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images/logo.svg").write_bytes(SVG)
+    (tmp_path / "images/icon.png").write_bytes(photo(64, 48, "PNG"))
+    config, problems = load(tmp_path, 'logo = "images/logo.svg"\nfavicon = "images/icon.png"\n')
+    assert problems == []
+    assert config.logo is not None and config.favicon is not None
+    assert (config.logo.format, config.logo.width, config.logo.height) == ("svg", 120, 40)
+    assert (config.favicon.format, config.favicon.width, config.favicon.height) == ("png", 64, 48)
+    assert len(config.logo.digest) == 32
+    assert load(tmp_path, 'logo = ""\nfavicon = " "\n') == (Config(), [])
+
+
+@pytest.mark.parametrize(("key", "value", "files", "words"), [
+    ("logo", '"../logo.svg"', {}, "not a relative path inside the site"),
+    ("logo", '"/etc/logo.svg"', {}, "not a relative path inside the site"),
+    ("logo", '".git/logo.svg"', {}, "hidden"),
+    ("logo", '"logo.svg"', {}, "there is no file 'logo.svg'"),
+    ("logo", '"logo.gif"', {"logo.gif": b"GIF89a"}, "not one of the formats"),
+    ("logo", '"logo.svg"', {"logo.svg": b"<svg></svg>"}, "needs a viewBox"),
+    ("logo", '"logo.svg"', {"logo.svg": b"<html></html>"}, "no <svg> element"),
+    ("logo", '"logo.png"', {"logo.png": b"not an image"}, "not an image talkpages can read"),
+    ("favicon", '"icon.jpg"', {"icon.jpg": b""}, "(ico, png, svg)"),
+    ("favicon", '"icon.png"', {"icon.png": SVG}, "not an image talkpages can read"),
+    ("favicon", "3", {}, "the path of a file in the site folder"),
+])
+def test_a_logo_or_favicon_that_is_not_a_usable_file_is_an_error_at_its_line(
+        tmp_path, key, value, files, words):
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    config, problems = load(tmp_path, f'title = "T"\n{key} = {value}\n')
+    problem = only(problems)
+    assert problem.is_error and problem.line == 2 and problem.path == tmp_path / CONFIG_NAME
+    assert f"'{key}'" in problem.message and words in problem.message, problem.message
+    assert getattr(config, key) is None
+
+
+@pytest.mark.parametrize("key", ["logo", "favicon"])
+def test_a_logo_or_favicon_linked_out_of_the_site_is_refused(tmp_path, key):
+    site, outside = tmp_path / "site", tmp_path / "secret"
+    site.mkdir()
+    outside.mkdir()
+    (outside / "icon.svg").write_bytes(SVG)
+    (site / "icon.svg").symlink_to(outside / "icon.svg")
+    config, problems = load(site, f'{key} = "icon.svg"\n')
+    problem = only(problems)
+    assert problem.is_error and problem.line == 1 and problem.path == site / CONFIG_NAME
+    assert f"'{key}'" in problem.message and "'icon.svg'" in problem.message
+    assert "leads out of the site folder" in problem.message
+    assert getattr(config, key) is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from talkpages.build.fingerprint import read_inputs
 
 from conftest import MakeSite, talk
@@ -50,3 +52,13 @@ def test_a_changed_speaker_photo_is_a_change(make_site: MakeSite) -> None:
     assert read_inputs(site, {}).fingerprint != before
     (site / "speakers.toml").write_text('["Ada"]\nphoto = [1]\n[Bob]\n')  # not a path
     assert read_inputs(site, {}).fingerprint == read_inputs(site, {}).fingerprint
+
+
+@pytest.mark.parametrize("key", ["logo", "favicon"])
+def test_a_changed_logo_or_favicon_is_a_change(make_site: MakeSite, key: str) -> None:
+    site = make_site({"talks/one.md": talk(), "brand/mark.svg": "one",
+                      "talkpages.toml": f'{key} = "brand/mark.svg"\n'})
+    before = read_inputs(site, {}).fingerprint
+    (site / "brand/mark.svg").write_text("two")
+    os.utime(site / "brand/mark.svg", ns=(3, 3))
+    assert read_inputs(site, {}).fingerprint != before

@@ -82,3 +82,22 @@ def test_pages_fixture_site_is_valid_html(tmp_path: Path) -> None:
     assert len(pages) == 27
     done = vnu(out)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_site_with_an_accent_a_logo_and_a_favicon_is_valid(make_site: MakeSite,
+                                                              tmp_path: Path) -> None:
+    """The appended stylesheet rules, the logo's <img> and the icons' <link>s."""
+    from conftest import photo
+
+    require_vnu()
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 30"><circle r="9"/></svg>'
+    for logo, favicon in (("logo.png", "icon.svg"), ("logo.svg", "icon.png")):
+        site = make_site({
+            "talkpages.toml": f'accent_color = "gold"\nlogo = "{logo}"\nfavicon = "{favicon}"\n',
+            "logo.png": photo(300, 100, "PNG"), "icon.png": photo(64, 64, "PNG"),
+            "logo.svg": svg, "icon.svg": svg, "talks/a.md": talk()}, tmp_path / logo)
+        out = tmp_path / logo / "out"
+        result = build(site, out, LoadOptions(now=NOW))
+        assert result.ok, [d.format() for d in result.diagnostics]
+        done = vnu(out)
+        assert done.returncode == 0, done.stdout + done.stderr

@@ -3,12 +3,12 @@
 A build records a fingerprint of everything it read, in the output's marker and in the
 signed record of the output (outfolder.py): the size, modification time and inode of
 every file under talks/, layouts/ and assets/ (the site's and the built-in theme's), of
-talkpages.toml and speakers.toml (and the speakers' photos it names), of talkpages' own
-code, and the options (`--now`, `--drafts`, `--future`, `--base-url`). When the next
-build finds the same fingerprint, and every file of the output as that build left it, it
-has nothing to do, as make decides from file times (outfolder.up_to_date); when the
-output folder is gone, it makes it again from the twin that build left
-(outfolder.restore). Any change to a file, a new or removed file, another option or
+talkpages.toml and speakers.toml (and the logo, favicon and speakers' photos they name),
+of talkpages' own code, and the options (`--now`, `--drafts`, `--future`,
+`--base-url`). When the next build finds the same fingerprint, and every file of the
+output as that build left it, it has nothing to do, as make decides from file times
+(outfolder.up_to_date); when the output folder is gone, it makes it again from the twin
+that build left (outfolder.restore). Any change to a file, a new or removed file, another option or
 another version of talkpages gives another fingerprint, and a real build. Without
 `--now` (or SOURCE_DATE_EPOCH) the build time is the clock's, which changes the feeds'
 DTSTAMP, so every build is a real one.
@@ -48,7 +48,8 @@ class Inputs:
 def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
     digest = hashlib.blake2b(digest_size=16)
     digest.update(repr(sorted(options.items())).encode())
-    for name in ("talkpages.toml", "speakers.toml", *_photos(site_dir / "speakers.toml")):
+    for name in ("talkpages.toml", "speakers.toml", *_photos(site_dir / "speakers.toml"),
+                 *site_images(site_dir / "talkpages.toml")):
         _add_file(digest, site_dir / name, name)
     for folder in (site_dir / "layouts", site_dir / "assets", PACKAGE, PACKAGE / "theme",
                    PACKAGE.parent.parent / "layouts", PACKAGE.parent.parent / "assets"):
@@ -62,22 +63,35 @@ def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
 def _photos(path: Path) -> list[str]:
     """The photos speakers.toml names (any value of a `photo` key: a wrong one only
     adds a stamp), read only when the file mentions one."""
+    tables = _toml(path, ("photo",))
+    return sorted({str(table["photo"]) for table in tables.values()
+                   if isinstance(table, dict) and isinstance(table.get("photo"), str)})
+
+
+def site_images(path: Path) -> list[str]:
+    """The logo and favicon talkpages.toml names, read only when it mentions one."""
+    found = _toml(path, ("logo", "favicon"))
+    return sorted(str(found[key]) for key in ("logo", "favicon")
+                  if isinstance(found.get(key), str))
+
+
+def _toml(path: Path, words: tuple[str, ...]) -> dict[str, object]:
+    """The tables of a settings file that holds one of `words`, else none."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
-        return []
-    if "photo" not in text:
-        return []
+        return {}
+    if not any(word in text for word in words):
+        return {}
     if sys.version_info >= (3, 11):
         import tomllib
     else:
         import tomli as tomllib
     try:
-        tables = tomllib.loads(text)
+        tables: dict[str, object] = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
-        return []
-    return sorted({str(table["photo"]) for table in tables.values()
-                   if isinstance(table, dict) and isinstance(table.get("photo"), str)})
+        return {}
+    return tables
 
 
 def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:

@@ -41,9 +41,11 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from ..build.cache import MemoryCache, Stats
+from ..build.fingerprint import site_images
 from ..build.pipeline import BuildRequest, MemorySink, run
 from ..content.config import CONFIG_NAME
 from ..content.loader import TALKS_DIR, LoadOptions
+from ..content.siteimages import site_image_path
 from ..diagnostics import Diagnostic, display_path, sort_key
 from ..output.outputs import Output, check_outputs
 from ..output.theme import builtin_dir
@@ -122,11 +124,13 @@ class DevServer:
         return f"http://{host}:{self.port}/"
 
     def watched(self) -> list[Path]:
-        """talks/, layouts/, assets/ and the site's config files (talkpages.toml, …)."""
+        """talks/, layouts/, assets/, the site's config files (talkpages.toml, …) and the
+        logo and favicon talkpages.toml names."""
         site = self.site_dir
         tomls = sorted(p for p in site.glob("*.toml") if p.is_file())
         return [site / TALKS_DIR, site / "layouts", site / "assets", site / CONFIG_NAME,
-                *[p for p in tomls if p.name != CONFIG_NAME]]
+                *[p for p in tomls if p.name != CONFIG_NAME],
+                *_site_images(site)]
 
     def start(self) -> None:
         """Listen (raises OSError when the port is taken), build, then serve and watch."""
@@ -322,3 +326,17 @@ def _cannot_listen(bind: str, port: int, exc: OSError) -> tuple[str, str, int]:
     other = port + 1 if 0 < port < 65535 else 1313
     return (message, f"pass another --port, such as --port {other}, or --port 0 for any "
             "free one", 1)
+
+
+def _site_images(site: Path) -> list[Path]:
+    """The logo and favicon files talkpages.toml names, when they are files of the site
+    (the build says what is wrong with any other)."""
+    found = []
+    for name in site_images(site / CONFIG_NAME):
+        try:
+            path = site.joinpath(*site_image_path(name).split("/"))
+        except ValueError:
+            continue
+        if path.is_file() and not path.is_symlink():
+            found.append(path)
+    return found

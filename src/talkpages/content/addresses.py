@@ -36,7 +36,7 @@ MAX_NAME = 255  # bytes in a file name: ext4, btrfs, XFS, APFS…
 RESERVED_SLUGS = frozenset({"tags", "speakers", "years", "assets", "index.html", "404.html",
                             "calendar.ics", "sitemap.xml", "robots.txt", "feed.xml",
                             "talks.json", "favicon.ico", "favicon.svg", "page",
-                            "search.json"})
+                            "search.json", "apple-touch-icon.png"})
 
 PASSIVE_SUFFIXES = frozenset("""
 avif bmp gif heic heif ico jpeg jpg jxl png tif tiff webp

@@ -18,8 +18,11 @@ from urllib.parse import urlsplit
 
 from ..diagnostics import Diagnostic
 from .characters import in_toml_file
+from .colournames import NAMED_COLOURS
+from .colours import AA, accent_shades, parse_colour
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .links import read_settings
+from .siteimages import SiteImage, site_image, site_image_path
 
 CONFIG_NAME = "talkpages.toml"
 
@@ -42,6 +45,9 @@ class Config:
     embed_slides: bool = False
     paginate: int = 50
     social_cards: str = "upcoming"  # "all", "upcoming" or "none": output/social.py
+    accent_color: str = ""  # "#rrggbb"; "": the theme's own (colours.py)
+    logo: SiteImage | None = None  # a file of the site, checked and measured (siteimages.py)
+    favicon: SiteImage | None = None
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -124,6 +130,19 @@ def _social_cards(value: Any) -> str:
     return str(value)
 
 
+def _accent(value: Any) -> str:
+    text = _text(value)
+    if not text.strip():
+        return ""
+    colour = parse_colour(text)
+    if colour is None:
+        close = difflib.get_close_matches(text.strip().lower(), list(NAMED_COLOURS), n=1)
+        raise ValueError(f"{text!r} is not a colour: expected \"#rrggbb\", \"#rgb\" or a "
+                         "CSS colour name such as \"steelblue\""
+                         + (f"; did you mean {close[0]!r}?" if close else ""))
+    return colour
+
+
 def _table(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"expected a table, got {_kind(value)}")
@@ -147,6 +166,9 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "embed_slides": _bool,
     "paginate": _page_size,
     "social_cards": _social_cards,
+    "accent_color": _accent,
+    "logo": site_image_path,  # a path here; a SiteImage once load_config finds the file
+    "favicon": site_image_path,
     "params": _table,
 }
 assert set(OPTIONS) == {f.name for f in fields(Config)}
@@ -206,7 +228,45 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
         except ValueError as exc:
             problems.append(Diagnostic(path, f"config value {key!r}: {exc}",
                                        lines.get(key.lower())))
+    problems += _site_files(site_dir, clean, str(raw.get("accent_color", "")), path, lines)
     return Config(**clean), problems
+
+
+def _site_files(site_dir: Path, clean: dict[str, Any], accent: str, path: Path,
+                lines: dict[str, int]) -> list[Diagnostic]:
+    """The checks that need the site folder: the logo and favicon files found and
+    measured, and a warning when the accent colour is too light to be used as given."""
+    problems = []
+    for key in ("logo", "favicon"):
+        if key in clean and not clean[key]:
+            clean[key] = None  # `logo = ""`: none, as without the key
+        elif key in clean:
+            clean[key], why = site_image(site_dir, clean[key], key)
+            if why is not None:
+                problems.append(Diagnostic(path, f"config value {key!r}: {why}",
+                                           lines.get(key), hint=SITE_IMAGE_HINT[key]))
+    if clean.get("accent_color"):
+        shades = accent_shades(clean["accent_color"])
+        if shades.adjusted:
+            problems.append(Diagnostic(
+                path, f"config value 'accent_color': {_written(accent, shades.given)} has a "
+                f"contrast of "
+                f"{shades.given_contrast:.2f}:1 on the light pages, under the {AA}:1 text "
+                f"needs; links and buttons use {shades.light}, a darker shade of it",
+                lines.get("accent_color"),
+                severity="warning", hint="choose a darker colour to have it used as it is"))
+    return problems
+
+
+def _written(text: str, colour: str) -> str:
+    """A colour as written, and as read when that is another spelling."""
+    text = text.strip()
+    return colour if text.lower() == colour else f"{text!r} ({colour})"
+
+
+SITE_IMAGE_HINT = {
+    "logo": "a path in the site folder, such as \"images/logo.svg\" (SVG, PNG, JPEG or WebP)",
+    "favicon": "a path in the site folder, such as \"images/icon.png\" (SVG, PNG or ICO)"}
 
 
 def _kind(value: Any) -> str:

@@ -133,7 +133,11 @@ def render(image: Image.Image, variant: Variant, aspect: float | None = None,
         backdrop.paste(image, mask=image.getchannel("A"))
         image = backdrop
     out = io.BytesIO()
-    if variant.format == "webp":
+    if variant.format == "png":  # a logo or an icon: flat colours, sharp edges
+        image.save(out, "PNG", optimize=True)
+    elif variant.format == "ico":
+        image.save(out, "ICO", sizes=[(16, 16), (variant.width, variant.height)])
+    elif variant.format == "webp":
         image.save(out, "WEBP", quality=QUALITY["webp"], method=4, exact=False)
     else:
         image.save(out, "JPEG", quality=QUALITY["jpeg"], optimize=True, progressive=True,

@@ -33,7 +33,9 @@ from .plan import (
     REDIRECT,
     ROBOTS,
     SEARCH,
+    SITE_FILE,
     SITEMAP,
+    STYLESHEET,
     TALK,
     TALKS_JSON,
     Recipe,
@@ -180,6 +182,37 @@ class CopiedFile(Kind):
         return Output(recipe.path, source=recipe.source, origin=recipe.origin)
 
 
+class Stylesheet(Kind):
+    """A stylesheet of the theme with rules of the site's settings after it (the accent
+    colour: theme.py); the file itself is never changed."""
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        assert recipe.source is not None
+        try:
+            data = recipe.source.read_bytes()
+        except OSError as exc:
+            raise BuildError([Diagnostic(recipe.source, f"cannot read the file "
+                                         f"({exc.strerror or exc})")]) from None
+        return Output(recipe.path, data + recipe.text[0].encode("utf-8"), origin=recipe.origin)
+
+
+class SiteFile(Kind):
+    """A file talkpages.toml names, published as it is (an SVG logo or favicon): the
+    bytes whose digest the config holds, or an error."""
+
+    def make(self, maker: Maker, recipe: Recipe) -> Output:
+        assert recipe.source is not None
+        try:
+            data = recipe.source.read_bytes()
+        except OSError as exc:
+            raise BuildError([Diagnostic(recipe.source, f"cannot read the file "
+                                         f"({exc.strerror or exc})")]) from None
+        if bytes_digest(data) != recipe.text[0]:
+            raise BuildError([Diagnostic(recipe.source, "the file changed while the site "
+                                         "was built; build again")])
+        return Output(recipe.path, data, origin=recipe.origin)
+
+
 class ResizedImage(Kind):
     """A copy of a featured image or a speaker's photo, made for the screen (images.py).
     Its key is the original's digest and how it is cut and sized, so it is kept while
@@ -263,7 +296,7 @@ KINDS: dict[str, Kind] = {
     TALK: TemplatePage(), PAGE: TemplatePage(), FEED: CalendarFeed(), EVENT_FILE: EventFile(),
     TALKS_JSON: TalksJson(), SEARCH: SearchIndex(), ATOM: AtomFeed(), SITEMAP: Sitemap(),
     ROBOTS: Robots(), FILE: CopiedFile(), REDIRECT: Redirect(), IMAGE: ResizedImage(),
-    CARD: SocialCardImage()}
+    CARD: SocialCardImage(), STYLESHEET: Stylesheet(), SITE_FILE: SiteFile()}
 
 
 def _picture(recipe: Recipe) -> tuple[Picture, Copy]:

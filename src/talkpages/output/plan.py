@@ -20,7 +20,7 @@ from typing import Any
 
 from ..content import taxonomy
 from ..content.model import Site, Talk
-from . import pages, pictures, sitefiles, social
+from . import branding, pages, pictures, sitefiles, social
 from .ical import event_zone, zone_years
 from .keys import Keys
 from .theme import Theme
@@ -32,6 +32,7 @@ TALK, PAGE, FEED, EVENT_FILE = "talk", "page", "feed", "event file"
 ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE, REDIRECT, IMAGE, CARD = (
     "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file", "redirect",
     "image", "card")
+STYLESHEET, SITE_FILE = "stylesheet", "site file"
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,11 +106,36 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
                pieces=tuple(pieces["record"][id(t)] for t in talks)),
         Recipe("search.json", SEARCH, "the search index",
                pieces=tuple(pieces["row"][id(t)] for t in site.upcoming + site.past))]
-    recipes += [Recipe(f"assets/{theme.published_name(name)}", FILE, str(path), source=path)
+    recipes += [Recipe(f"assets/{theme.published_name(name)}", STYLESHEET, str(path),
+                       text=(theme.appended[name],), source=path) if name in theme.appended
+                else Recipe(f"assets/{theme.published_name(name)}", FILE, str(path), source=path)
                 for name, path in theme.assets.items()]
-    recipes += [Recipe(name, FILE, str(path), source=path)
-                for name, path in theme.assets.items() if name.startswith("favicon.")]
+    if config.favicon is None:
+        recipes += [Recipe(name, FILE, str(path), source=path)
+                    for name, path in theme.assets.items() if name.startswith("favicon.")]
+    recipes += _branding(site)
     return recipes + redirects(talks, {recipe.path.lower() for recipe in recipes})
+
+
+def _branding(site: Site) -> list[Recipe]:
+    """The site's logo and favicon (branding.py): SVG as it is, other images as copies."""
+    config, recipes = site.config, []
+    for image, svg, picture in ((config.logo, branding.logo_file(config),
+                                 branding.logo_picture(config)),
+                                (config.favicon, branding.favicon_file(config),
+                                 branding.favicon_picture(config))):
+        if image is None:
+            continue
+        source = site.root.joinpath(*image.path.split("/"))
+        if svg is not None:
+            recipes.append(Recipe(svg, SITE_FILE, CONFIG_ORIGIN, text=(image.digest,),
+                                  source=source))
+        if picture is not None:
+            recipes += _copies(picture, source, CONFIG_ORIGIN)
+    return recipes
+
+
+CONFIG_ORIGIN = "talkpages.toml"
 
 
 def _resized(talks: list[Talk], speakers: list[taxonomy.Group], root: Path) -> list[Recipe]:

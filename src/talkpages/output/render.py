@@ -30,7 +30,7 @@ from .. import __version__, parallel
 from ..content.model import Settings, Site, SiteView, Talk
 from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
-from . import embeds, formatting, ical, markup, pages, sitefiles, subscribe
+from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subscribe
 from .keys import Keys, OutputCache
 from .kinds import KINDS
 from .outputs import Output
@@ -58,7 +58,7 @@ def iter_outputs(site: Site, theme: Theme, cache: OutputCache, keys: Keys | None
     its key is not made again."""
     maker = Maker(site, theme, cache, keys)
     with collector_paused():
-        recipes = make_plan(site, theme, maker.keys)
+        recipes = make_plan(site, maker.theme, maker.keys)
     return maker.run(recipes)
 
 
@@ -66,13 +66,15 @@ class Maker:
     """Makes recipes into outputs for one build, keeping what the cache has."""
 
     def __init__(self, site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None):
-        self.site, self.theme = site, theme
         self.keys = keys or Keys(site, theme)
+        theme = theme.for_config(site.config)  # the accent colour's rules in style.css
+        self.site, self.theme = site, theme
         self.now = site.now.isoformat()
         self.active = cache
         env = theme.env
         env.globals.update(site=site, config=site.config, version=__version__,
-                           feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH))
+                           feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH),
+                           logo=branding.logo(site.config), icons=branding.icons(site.config))
         view = site.view  # filters never see the talks: see SiteView
         made_here = {**_filters(view), **pages.filters(view, theme, self.keys, cache)}
         for name, function in made_here.items():

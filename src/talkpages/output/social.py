@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from ..content import taxonomy
+from ..content.colours import card_colour
 from ..content.model import SiteView, Talk
 from . import formatting, pictures
 
@@ -64,7 +65,7 @@ def talk_card(site: SiteView, talk: Talk) -> Card:
     schedule = talk.next_schedule(site.now)
     picture = pictures.featured(talk)
     return Card(talk.title, formatting.schedule_when(schedule), names, talk.event,
-                background=picture.digest if picture is not None else "",
+                colour=colour(site), background=picture.digest if picture is not None else "",
                 focal_point=picture.focal_point if picture is not None else "")
 
 
@@ -73,7 +74,14 @@ def site_card(site: SiteView) -> Card | None:
     if site.config.social_cards == "none":
         return None
     config = site.config
-    return Card(config.title, "", config.description, config.host)
+    return Card(config.title, "", config.description, config.host, colour=colour(site))
+
+
+def colour(site: SiteView) -> tuple[int, int, int]:
+    """A card's background without an image: the site's accent colour, as dark as white
+    text on it needs (colours.py), or the theme's own."""
+    accent = site.config.accent_color
+    return card_colour(accent) if accent else SITE_COLOUR
 
 
 def image(site: SiteView, talk: Talk | None) -> SocialImage | None:

@@ -18,6 +18,7 @@ about a tenth faster; they give the same bytes in the sandbox (a test says so).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import os
@@ -32,6 +33,9 @@ import jinja2.bccache
 from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from ..content.colours import accent_css, accent_shades
+from ..content.config import Config
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
 # What templates may read of `site` without making every page depend on every talk and
@@ -65,10 +69,24 @@ class Theme:
     published: dict[str, str] = field(default_factory=dict)  # name -> hashed name, CSS/JS
     digest: str = ""  # of every file of the theme
     reads_site_state: bool = False  # a template reads site.now, site.talks… (see cache.py)
+    appended: dict[str, str] = field(default_factory=dict)  # name -> CSS of the settings
 
     def published_name(self, name: str) -> str:
         """The name an asset is written under: hashed for CSS and JS, else as it is."""
         return self.published.get(name, name)
+
+    def for_config(self, config: Config) -> Theme:
+        """The theme with the rules of the site's settings after its `style.css` (the
+        accent colour's shades: colours.py), published under the hash of the whole: a
+        new colour is a new address. The file itself is left as it is."""
+        name = "style.css"
+        if not config.accent_color or name not in self.assets:
+            return self
+        css = accent_css(accent_shades(config.accent_color))
+        data = self.assets[name].read_bytes() + css.encode("utf-8")
+        return dataclasses.replace(self, published={**self.published,
+                                                    name: hashed_name(name, data)},
+                                   appended={name: css})
 
     @classmethod
     def for_site(cls, site_dir: Path,

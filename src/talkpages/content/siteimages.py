@@ -1,0 +1,129 @@
+"""The site's own images named in talkpages.toml: its `logo` and its `favicon`.
+
+A path in the site folder, read as the rest of the site is (links.py): relative,
+outside hidden folders, never through a link that leads out of the site, a plain file
+of bounded size. Its format, its size in pixels and the digest of its bytes are read
+here; the digest names the copies made of it, and is part of the config, so pages and
+copies are made again when the file changes.
+
+An SVG's size is read from its root element (`viewBox`, else `width` and `height` in
+pixels): its markup is published as it is, for the site's owner to vouch for, like the
+files of the site's own `assets/`.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .imagefiles import bytes_digest
+from .links import read
+
+MAX_BYTES = 8 * 1024 * 1024
+FORMATS = {  # what each key takes: suffix -> format
+    "logo": {".svg": "svg", ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"},
+    "favicon": {".svg": "svg", ".png": "png", ".ico": "ico"},
+}
+_NUMBER = r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*"
+
+
+@dataclass(frozen=True)
+class SiteImage:
+    path: str  # as talkpages.toml names it: "images/logo.svg"
+    format: str  # "svg", "png", "jpeg", "webp" or "ico"
+    width: float  # in pixels (an SVG's may be fractional)
+    height: float
+    digest: str  # of the file's bytes
+
+    @property
+    def vector(self) -> bool:
+        return self.format == "svg"
+
+
+def site_image_path(value: Any) -> str:
+    """The config's validator: a relative path with no step out of the folder."""
+    if not isinstance(value, str):
+        raise ValueError("expected the path of a file in the site folder, such as "
+                         "\"images/logo.svg\"")
+    name = value.strip()
+    if not name:
+        return ""  # none
+    parts = name.split("/")
+    if name.startswith("/") or "\\" in name or "\x00" in name or any(
+            part in ("", "..") or part.startswith(".") for part in parts):
+        raise ValueError(f"{name!r} is not a relative path inside the site (no \"..\", no "
+                         "hidden folder)")
+    return name
+
+
+def site_image(site_dir: Path, name: str, key: str) -> tuple[SiteImage | None, str | None]:
+    """The image `name` of the site for `key` ("logo" or "favicon"), or why not."""
+    kinds = FORMATS[key]
+    suffix = Path(name).suffix.lower()
+    if suffix not in kinds:
+        return None, f"{name!r} is not one of the formats it takes " \
+                     f"({', '.join(sorted(set(kinds.values())))})"
+    file = site_dir.joinpath(*name.split("/"))
+    if not file.exists() and not file.is_symlink():
+        return None, f"there is no file {name!r} in the site folder"
+    data, problem = read(file, site_dir, MAX_BYTES)
+    if data is None:
+        assert problem is not None
+        where = "" if problem.path == file else f" ({problem.path})"
+        return None, f"{name!r}{where}: {problem.message}"
+    size = _svg_size(data) if kinds[suffix] == "svg" else _raster_size(data, kinds[suffix])
+    if isinstance(size, str):
+        return None, f"{name!r}: {size}"
+    return SiteImage(name, kinds[suffix], size[0], size[1], bytes_digest(data)), None
+
+
+def _svg_size(data: bytes) -> tuple[float, float] | str:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return "the SVG is not UTF-8 text"
+    root = re.search(r"<svg\b([^>]*)>", text)
+    if root is None:
+        return "the file has no <svg> element"
+    attributes = root.group(1)
+
+    def attribute(name: str) -> str | None:
+        found = re.search(rf"(?<![\w:-]){name}\s*=\s*([\"'])(.*?)\1", attributes)
+        return found.group(2) if found else None
+
+    box = attribute("viewBox")
+    if box is not None:
+        numbers = re.fullmatch(r"\s*-?[0-9.eE+-]+[\s,]+-?[0-9.eE+-]+[\s,]+"
+                               rf"{_NUMBER}[\s,]+{_NUMBER}", box)
+        if numbers is not None and float(numbers.group(1)) > 0 and float(numbers.group(2)) > 0:
+            return float(numbers.group(1)), float(numbers.group(2))
+    width, height = attribute("width"), attribute("height")
+    sizes = [re.fullmatch(_NUMBER + r"(?:px)?\s*", value or "") for value in (width, height)]
+    if sizes[0] and sizes[1] and float(sizes[0].group(1)) > 0 and float(sizes[1].group(1)) > 0:
+        return float(sizes[0].group(1)), float(sizes[1].group(1))
+    return "the SVG gives no size: its <svg> element needs a viewBox, or a width and height " \
+           "in pixels"
+
+
+def _raster_size(data: bytes, expected: str) -> tuple[int, int] | str:
+    from PIL import Image, UnidentifiedImageError  # only a site with such images pays
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                found = (image.format or "").lower()
+                width, height = image.size
+    except (OSError, ValueError, SyntaxError, UnidentifiedImageError,
+            Image.DecompressionBombWarning, Image.DecompressionBombError):
+        return "not an image talkpages can read"
+    if found != expected:
+        return f"the file is {found.upper() or 'not an image'}, not {expected.upper()} " \
+               "as its name says"
+    if width * height > 40_000_000:
+        return f"the image is {width} x {height} pixels, too large a logo or icon"
+    return width, height
