@@ -13,6 +13,7 @@ context; render.py turns them into HTML.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -31,6 +32,8 @@ from .keys import Keys, OutputCache
 from .theme import Theme
 
 LEADING_LINKS = ("video", "slides", "pdf")  # what a past talk's page leads with, in order
+LINK_ICONS = {"video": "play", "slides": "slides", "pdf": "file", "preprint": "file",
+              "poster": "image", "code": "code", "source": "code", "dataset": "data"}
 HEADINGS = {"tag": "Talks tagged “{}”", "speaker": "{}", "year": "Talks in {}"}
 
 
@@ -234,6 +237,8 @@ def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
         "map_url": venue_map,
         "link_href": link_href,
         "lead_link": lead_link,
+        "icon": icon,
+        "link_icon": lambda kind: icon(LINK_ICONS.get(kind, "link")),
     }
 
 
@@ -285,6 +290,15 @@ def venue_map(talk: Talk) -> str:
         return "https://www.openstreetmap.org/search?query=" + quote(
             ", ".join(talk.address.lines()), safe="")
     return ""
+
+
+@functools.lru_cache(maxsize=64)
+def icon(name: str) -> Markup:
+    """An icon of the page's sprite (partials/icons.html), by its name: `#i-<name>`. A
+    filter, not a macro: a talk page places several, and a macro call costs a Jinja
+    context each."""
+    return Markup('<svg class="icon" aria-hidden="true" focusable="false">'
+                  '<use href="#i-{}"></use></svg>').format(name)
 
 
 def lead_link(talk: Talk) -> Link | None:
