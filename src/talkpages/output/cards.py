@@ -3,12 +3,12 @@ Graph's `og:image`, `twitter:card = summary_large_image`): the title, when (date
 and zone), who speaks, and the event, over the talk's featured image, darkened for
 contrast, or over the site's colour.
 
-Text is drawn with the font it is given (a font file's bytes: the theme finds one,
+Text is drawn with the font it is given (a font file's path: the theme finds one,
 see theme.system_font); without one, Pillow's own font, which has Latin letters only. A title
 wraps at spaces, or between any two characters in scripts written without spaces
 (Chinese, Japanese), on at most three lines, in the largest size that fits (64 down to
-40 pixels); what does not fit ends in "…". A card takes about 10 ms (fonts loaded once,
-JPEG): 100 CPU-seconds for 10,000 talks, ten times what their pages take.
+40 pixels); what does not fit ends in "…". A card takes about 6 ms of one core, most of
+it FreeType drawing the text and the JPEG's encoding (the README's Performance).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ TITLE_LINES = 3
 FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
-def draw(card: Card, font: bytes | None = None, background: Image.Image | None = None,
+def draw(card: Card, font: str | None = None, background: Image.Image | None = None,
          focal_point: str = "") -> bytes:
     """The card as JPEG bytes: 2 ms to encode where PNG takes 15 to 40 (a site has a
     card per talk), at a size (40 KB) every site that shows link previews takes."""
@@ -64,10 +64,10 @@ def draw(card: Card, font: bytes | None = None, background: Image.Image | None =
 
 
 @functools.lru_cache(maxsize=16)
-def _font(font: bytes | None, size: int) -> FontType:
-    """A font at a size, loaded once per build (a CJK font file is 20 MB)."""
+def _font(font: str | None, size: int) -> FontType:
+    """The font at `font` (a path) at a size, loaded once a process."""
     if font is not None:
-        return ImageFont.truetype(io.BytesIO(font), size)
+        return ImageFont.truetype(font, size)
     return ImageFont.load_default(size)
 
 

@@ -280,8 +280,8 @@ def _from_image(recipe: Recipe, expected: str, doing: str, use: Callable[[bytes]
 
 
 @functools.lru_cache(maxsize=1)
-def _font() -> bytes | None:
-    return theme.system_font()  # read once a process: a CJK font is 20 MB
+def _font() -> str | None:
+    return theme.system_font()  # looked for once a process
 
 
 def _card(maker: Maker, recipe: Recipe) -> social.Card:
