@@ -16,22 +16,33 @@
     return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
   }
 
+  var formats = null;  /* made once a page, on first need: a formatter is costly to make */
+
+  function localFormats() {
+    if (formats) return formats;
+    var lang = document.documentElement.lang || undefined;
+    var dayLang = /^en\b/i.test(lang || "") ? "en-GB" : lang;
+    var days = new Intl.DateTimeFormat(dayLang, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+    var zones = new Intl.DateTimeFormat(lang, { timeZoneName: "short" });
+    formats = {
+      day: { format: function (date) { return days.format(date).replace(/^(\S+),/, "$1"); } },
+      clock: new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+      zone: function (date) {
+        var part = zones.formatToParts(date).filter(function (p) { return p.type === "timeZoneName"; })[0];
+        return part ? part.value : "";
+      },
+      name: zones.resolvedOptions().timeZone
+    };
+    return formats;
+  }
+
   function showLocalTime(node) {
     var start = new Date(node.dataset.start), end = new Date(node.dataset.end);
     if (isNaN(start) || isNaN(end)) return;
     var same = offsetOf(node.dataset.start) === -start.getTimezoneOffset() &&
       offsetOf(node.dataset.end) === -end.getTimezoneOffset();
     if (same) return;
-    var lang = document.documentElement.lang || undefined;
-    var dayLang = /^en\b/i.test(lang || "") ? "en-GB" : lang;
-    var days = new Intl.DateTimeFormat(dayLang, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
-    var day = { format: function (date) { return days.format(date).replace(/^(\S+),/, "$1"); } };
-    var clock = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    var zone = function (date) {
-      var part = new Intl.DateTimeFormat(lang, { timeZoneName: "short" }).formatToParts(date)
-        .filter(function (p) { return p.type === "timeZoneName"; })[0];
-      return part ? part.value : "";
-    };
+    var f = localFormats(), day = f.day, clock = f.clock, zone = f.zone;
     var text = day.format(start) + ", " + clock.format(start);
     if (node.hasAttribute("data-brief")) {  /* a list row: the start is enough */
       node.textContent = "Your time: " + text + " " + zone(start);
@@ -43,8 +54,7 @@
     } else {
       text += " \u2013 " + day.format(end) + ", " + clock.format(end) + " " + zone(end);
     }
-    var name = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    node.textContent = "Your time" + (name ? " (" + name + ")" : "") + ": " + text;
+    node.textContent = "Your time" + (f.name ? " (" + f.name + ")" : "") + ": " + text;
     node.hidden = false;
   }
 
