@@ -151,7 +151,14 @@
       input.value = (params.get("q") || "").slice(0, LONGEST);
       var named = params.get("tag") || "";  /* the slug; a tag's name will do */
       choose(tag, named);
-      if (tag && !tag.value) choose(tag, derivedSlug(named));
+      if (tag && !tag.value && named) {  /* by its name, as the page spells it: C++ is not C */
+        var wanted = fold(named);
+        Array.prototype.some.call(tag.options, function (o) {
+          if (!o.value || fold(o.dataset.name || "") !== wanted) return false;
+          tag.value = o.value;
+          return true;
+        });
+      }
       choose(year, params.get("year"));
       if (upcoming) upcoming.checked = params.get("upcoming") === "1";
     }

@@ -28,7 +28,7 @@
   /* A word of the address counts twice in the talk's own address, once in its title;
      a word of 4 letters or more also matches the start of a longer one ("kube"). */
   function score(wanted, talk) {
-    var address = words(talk[0]), title = words(talk[1]);
+    var address = words(decoded(talk[0])), title = words(talk[1]);
     function has(list, word) {
       return list.some(function (w) {
         return w === word || (word.length >= 4 && w.indexOf(word) === 0);

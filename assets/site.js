@@ -242,27 +242,18 @@
     var src = holder.dataset.src || "";
     var box = document.createElement("div");
     box.className = "embed-frame";
-    if (holder.dataset.kind === "pdf") {
-      if (!OWN_PDF.test(src)) return null;
-      var object = document.createElement("object");
-      object.data = src;
-      object.type = "application/pdf";
-      object.setAttribute("aria-label", holder.dataset.title || "Slides");
-      var fallback = document.createElement("a");
-      fallback.href = src;
-      fallback.textContent = "Open the slides (PDF)";
-      object.appendChild(fallback);
-      box.classList.add("pdf");
-      box.appendChild(object);
-      return box;
-    }
-    if (!PLAYERS.test(src)) return null;
+    var own = holder.dataset.kind === "pdf";  /* the site's own file: the browser's viewer */
+    if (own ? !OWN_PDF.test(src) : !PLAYERS.test(src)) return null;
     var frame = document.createElement("iframe");
     frame.src = src;
-    frame.title = holder.dataset.title || "Player";
-    frame.allow = "autoplay; encrypted-media; fullscreen; picture-in-picture";
-    frame.allowFullscreen = true;
-    frame.referrerPolicy = "strict-origin-when-cross-origin";
+    frame.title = holder.dataset.title || (own ? "Slides" : "Player");
+    if (own) {
+      box.classList.add("pdf");
+    } else {
+      frame.allow = "autoplay; encrypted-media; fullscreen; picture-in-picture";
+      frame.allowFullscreen = true;
+      frame.referrerPolicy = "strict-origin-when-cross-origin";
+    }
     box.appendChild(frame);
     return box;
   }
@@ -272,7 +263,7 @@
     if (!trigger) return;
     trigger.addEventListener("click", function (event) {
       var box = player(holder);
-      if (!box) return;  /* not a player we know: the link is followed */
+      if (!box) return;  /* not one we know: a poster's link is followed, a button does nothing */
       event.preventDefault();
       trigger.replaceWith(box);
       var shown = box.firstChild;

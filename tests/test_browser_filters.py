@@ -214,6 +214,29 @@ def test_a_tag_may_be_named_in_the_address(browser: Any, one_page: str) -> None:
     page.context.close()
 
 
+def test_a_tag_named_in_the_address_is_the_tag_of_that_name(browser: Any,
+                                                          tmp_path: Path) -> None:
+    """Regression: `?tag=C%2B%2B` chose the tag C, whose slug the script made of "C++"
+    by dropping its symbols; a name is matched against the names the page lists."""
+    from playwright.sync_api import expect
+
+    site = tmp_path / "site"
+    for name, tags in (("plain", '["C"]'), ("plus", '["C++"]'), ("net", '[".NET"]')):
+        path = site / "talks" / f"{name}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(talk(f"Talk {name}", "2019-05-22T14:50:00", f"tags = {tags}"))
+    assert build(site, tmp_path / "out", LoadOptions(now=NOW)).ok
+    with serve(tmp_path / "out", "/") as url:
+        page = at(browser)
+        for asked, slug, title in (("C%2B%2B", "c-plus-plus", "Talk plus"),
+                                   ("c", "c", "Talk plain"), (".net", "dotnet", "Talk net")):
+            page.goto(url + "?tag=" + asked)
+            expect(page.locator(".talk-item:visible")).to_have_count(1)
+            assert page.get_by_label("Tag", exact=True).input_value() == slug
+            assert shown(page) == [title]
+        page.context.close()
+
+
 def test_a_talk_that_ends_leaves_the_upcoming_only_list(browser: Any, one_page: str) -> None:
     """site.js moves a talk that is over to Past talks, under a year it makes; with
     "Upcoming only" asked, it is no longer shown."""

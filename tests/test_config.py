@@ -351,3 +351,19 @@ def test_a_logo_or_favicon_linked_out_of_the_site_is_refused(tmp_path, key):
     assert f"'{key}'" in problem.message and "'icon.svg'" in problem.message
     assert "leads out of the site folder" in problem.message
     assert getattr(config, key) is None
+
+
+@pytest.mark.parametrize("name", ["talkpages.toml", "speakers.toml"])
+def test_build_and_its_fingerprint_read_no_pipe_named_like_a_settings_file(tmp_path, name):
+    """Regression: the fingerprint a build takes before anything else read talkpages.toml
+    (for a logo) and speakers.toml (for photos) with a plain read, which waits forever
+    on a pipe and follows a link out of the site."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "talks").mkdir()
+    os.mkfifo(tmp_path / name)
+    done = subprocess.run([sys.executable, "-m", "talkpages", "build", "-s", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert f"{name}: error: this is not a file (a pipe" in done.stderr

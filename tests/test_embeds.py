@@ -42,8 +42,20 @@ def test_a_pdf_of_the_talks_folder_is_shown_on_a_click_and_offered_for_download(
     assert 'data-src="deck.pdf" data-kind="pdf" data-title="Slides: S"' in section
     assert 'data-play>' in section and "Show the slides here" in section
     assert '<a href="deck.pdf" download>' in section
-    assert "<object" not in page  # made by site.js on the click
-    assert "object-src 'self'" in csp_of(page)
+    assert "<iframe" not in page  # made by site.js on the click
+    assert "object-src 'none'" in csp_of(page) and "frame-src 'self';" in csp_of(page)
+
+
+def test_a_pdf_whose_name_holds_what_an_address_means_is_named_by_its_escapes(
+        make_site: MakeSite) -> None:
+    """Regression: "my slides #1 é.pdf" was linked as it was, and an address ends at its
+    "#": the link asked for "my slides "."""
+    name = "my slides #1 é.pdf"
+    page = slides_page(make_site, name, files={f"talks/s/{name}": b"%PDF-1.4\n"})
+    section = slides_section(page)
+    assert section is not None
+    assert 'data-src="my%20slides%20%231%20%C3%A9.pdf"' in section
+    assert '<a href="my%20slides%20%231%20%C3%A9.pdf" download>' in section
 
 
 def test_a_pdf_elsewhere_is_a_link_only(make_site: MakeSite) -> None:
@@ -63,7 +75,8 @@ def test_a_pdf_elsewhere_is_a_link_only(make_site: MakeSite) -> None:
     ("https://speakerdeck.com/someone/a-deck", None),  # the player's id is not in the address
     ("https://www.slideshare.net/someone/a-deck", None),
     ("https://docs.google.com/document/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789/edit", None),
-    ("javascript:alert(1)//speakerdeck.com/player/0123456789abcdef0123456789abcdef", None),
+    ("javascript://speakerdeck.com/player/0123456789abcdef0123456789abcdef", None),
+    ("ftp://docs.google.com/presentation/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789/edit", None),
 ])
 def test_decks_are_shown_only_from_their_players_address(url: str, src: str | None) -> None:
     found = deck_for(url)

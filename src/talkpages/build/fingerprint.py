@@ -24,6 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..content.links import read_settings
 from ..stamps import Snapshot, Stamp, stamp_of
 
 PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
@@ -48,8 +49,8 @@ class Inputs:
 def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
     digest = hashlib.blake2b(digest_size=16)
     digest.update(repr(sorted(options.items())).encode())
-    for name in ("talkpages.toml", "speakers.toml", *_photos(site_dir / "speakers.toml"),
-                 *site_images(site_dir / "talkpages.toml")):
+    for name in ("talkpages.toml", "speakers.toml", *_photos(site_dir),
+                 *site_images(site_dir)):
         _add_file(digest, site_dir / name, name)
     for folder in (site_dir / "layouts", site_dir / "assets", PACKAGE, PACKAGE / "theme",
                    PACKAGE.parent.parent / "layouts", PACKAGE.parent.parent / "assets"):
@@ -60,28 +61,27 @@ def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
     return Inputs(_tree(site_dir / "talks"), digest.hexdigest())
 
 
-def _photos(path: Path) -> list[str]:
+def _photos(site_dir: Path) -> list[str]:
     """The photos speakers.toml names (any value of a `photo` key: a wrong one only
     adds a stamp), read only when the file mentions one."""
-    tables = _toml(path, ("photo",))
+    tables = _toml(site_dir, "speakers.toml", ("photo",))
     return sorted({str(table["photo"]) for table in tables.values()
                    if isinstance(table, dict) and isinstance(table.get("photo"), str)})
 
 
-def site_images(path: Path) -> list[str]:
+def site_images(site_dir: Path) -> list[str]:
     """The logo and favicon talkpages.toml names, read only when it mentions one."""
-    found = _toml(path, ("logo", "favicon"))
+    found = _toml(site_dir, "talkpages.toml", ("logo", "favicon"))
     return sorted(str(found[key]) for key in ("logo", "favicon")
                   if isinstance(found.get(key), str))
 
 
-def _toml(path: Path, words: tuple[str, ...]) -> dict[str, object]:
-    """The tables of a settings file that holds one of `words`, else none."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    if not any(word in text for word in words):
+def _toml(site_dir: Path, name: str, words: tuple[str, ...]) -> dict[str, object]:
+    """The tables of a settings file of the site that holds one of `words`, else none.
+    Read as the loader reads it (links.read_settings: no link out of the site, no pipe,
+    a limit on the size); what it cannot read, the loader reports."""
+    text, _ = read_settings(site_dir / name, site_dir)
+    if text is None or not any(word in text for word in words):
         return {}
     if sys.version_info >= (3, 11):
         import tomllib

@@ -332,7 +332,7 @@ def _site_images(site: Path) -> list[Path]:
     """The logo and favicon files talkpages.toml names, when they are files of the site
     (the build says what is wrong with any other)."""
     found = []
-    for name in site_images(site / CONFIG_NAME):
+    for name in site_images(site):
         try:
             path = site.joinpath(*site_image_path(name).split("/"))
         except ValueError:

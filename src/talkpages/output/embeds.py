@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from ..content.model import Link, Talk
 
@@ -35,7 +35,7 @@ class Embed:
     provider: str  # "YouTube", "Vimeo", "Speaker Deck", …; "" for the site's own PDF
     src: str  # what is loaded on click: a player's address, or the PDF's path
     url: str  # the link it stands for
-    kind: str = "frame"  # "frame" (a player) or "pdf" (an <object> of the site's file)
+    kind: str = "frame"  # "frame" (a player) or "pdf" (the site's own file, in a frame)
 
 
 def recording(talk: Talk) -> Link | None:
@@ -55,7 +55,8 @@ def slides_embed(talk: Talk, enabled: bool) -> Embed | None:
     for link in links:
         name = link.url.strip()
         if name.lower().endswith(".pdf") and name in talk.bundle_files:
-            return Embed("", name, name, "pdf")
+            address = quote(name, safe="/")  # a file's name may hold "#", "?" or "%"
+            return Embed("", address, address, "pdf")
     if enabled:
         for link in links:
             found = deck_for(link.url)

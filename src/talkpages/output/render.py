@@ -285,15 +285,15 @@ def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
 
 def content_security_policy(site: Settings, inline_script: str) -> str:
     """The pages' Content-Security-Policy: scripts only from the site itself and the one
-    inline script of the theme (by its hash), objects (a talk's PDF of slides) and
-    frames from the site itself and the players a site turns on, nothing else. A
-    payload that slipped into a page could not run."""
+    inline script of the theme (by its hash), no plugins, frames from the site itself (a
+    talk's PDF of slides) and from the players a site turns on, nothing else. A payload
+    that slipped into a page could not run."""
     digest = base64.b64encode(hashlib.sha256(inline_script.encode()).digest()).decode()
     config = site.config
     frames = (embeds.VIDEO_HOSTS if config.embed_videos else "") \
         + (embeds.SLIDE_HOSTS if config.embed_slides else "")
     return (f"default-src 'self'; script-src 'self' 'sha256-{digest}'; style-src 'self'; "
             f"img-src 'self' https: data:; font-src 'self'; connect-src 'self'; "
-            f"frame-src 'self'{frames}; object-src 'self'; base-uri 'self'; "
+            f"frame-src 'self'{frames}; object-src 'none'; base-uri 'self'; "
             f"form-action 'self'")
 

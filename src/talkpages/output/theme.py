@@ -219,8 +219,12 @@ def system_font() -> str | None:
     bytes is copied whole for every size loaded (a CJK font is 20 MB, and a card draws
     in five sizes: 100 MB in every process that draws cards)."""
     for path in FONT_FILES:
-        if os.path.isfile(path):
-            return path
+        try:
+            with open(path, "rb") as handle:  # one that cannot be read: the next
+                handle.read(4)
+        except OSError:
+            continue
+        return path
     return None
 
 
