@@ -40,8 +40,11 @@ def need(name: str) -> None:
 
 @pytest.fixture(scope="module")
 def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("feed-site") / "public"
-    result = build(FIXTURE, out, LoadOptions(now=FIXTURE_NOW))
+    folder = tmp_path_factory.mktemp("feed-site")
+    site = folder / "site"  # a copy: a build keeps its cache in the site's folder
+    shutil.copytree(FIXTURE, site, ignore=shutil.ignore_patterns(".talkpages-cache"))
+    out = folder / "public"
+    result = build(site, out, LoadOptions(now=FIXTURE_NOW))
     assert result.ok, [d.format() for d in result.diagnostics]
     return out
 
