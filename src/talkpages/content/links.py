@@ -46,6 +46,13 @@ def follow(path: Path, root: str) -> tuple[str | None, Diagnostic | None]:
     return target, None
 
 
+def inside_path(name: str) -> bool:
+    """Is `name`, as a setting gives it, a relative path of a file in the site folder: no
+    leading "/", no backslash, no empty, ".." or hidden part (a speaker's photo, the logo)?"""
+    return not (name.startswith("/") or "\\" in name or any(
+        part in ("", "..") or part.startswith(".") for part in name.split("/")))
+
+
 def check(path: Path, site_dir: Path) -> Diagnostic | None:
     """A file of the site read on its own (talkpages.toml, speakers.toml, a folder such
     as talks/): None when it may be read, or is absent."""

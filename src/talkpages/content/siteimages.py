@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .imagefiles import bytes_digest
-from .links import read
+from .links import inside_path, read
 
 MAX_BYTES = 8 * 1024 * 1024
 FORMATS = {  # what each key takes: suffix -> format
@@ -52,9 +52,7 @@ def site_image_path(value: Any) -> str:
     name = value.strip()
     if not name:
         return ""  # none
-    parts = name.split("/")
-    if name.startswith("/") or "\\" in name or "\x00" in name or any(
-            part in ("", "..") or part.startswith(".") for part in parts):
+    if "\x00" in name or not inside_path(name):
         raise ValueError(f"{name!r} is not a relative path inside the site (no \"..\", no "
                          "hidden folder)")
     return name

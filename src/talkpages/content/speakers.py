@@ -30,7 +30,7 @@ from .characters import in_toml_file
 from .fields import is_safe_url
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .imagefiles import ImageFile, measure
-from .links import on_the_way, read_settings, real
+from .links import inside_path, on_the_way, read_settings, real
 
 SPEAKERS_NAME = "speakers.toml"
 KEYS = ("name", "bio", "affiliation", "pronouns", "photo", "url", "links")
@@ -146,13 +146,11 @@ def photo_problem(site_dir: Path, photo: str) -> str | None:
     """Why `photo` cannot be a speaker's photo, or None: it must name an image file of
     the site by a relative path, outside hidden folders and not through a link that
     leads out of the site (links.py)."""
-    parts = photo.split("/")
-    if photo.startswith("/") or "\\" in photo or any(p in ("", "..") or p.startswith(".")
-                                                     for p in parts):
+    if not inside_path(photo):
         return f"{photo!r} is not a relative path inside the site"
     if not photo.lower().endswith(PHOTO_SUFFIXES):
         return f"{photo!r} is not a JPEG, PNG or WebP image"
-    file = site_dir.joinpath(*parts)
+    file = site_dir.joinpath(*photo.split("/"))
     link = on_the_way(file, site_dir, real(site_dir))
     if link is not None:
         return link.message

@@ -38,9 +38,14 @@ class Embed:
     kind: str = "frame"  # "frame" (a player) or "pdf" (the site's own file, in a frame)
 
 
+def first_link(talk: Talk, kind: str) -> Link | None:
+    """The talk's first link of `kind` ("video", "slides", …), or None."""
+    return next((link for link in talk.links if link.kind == kind), None)
+
+
 def recording(talk: Talk) -> Link | None:
     """The talk's recording: its first video link."""
-    return next((link for link in talk.links if link.kind == "video"), None)
+    return first_link(talk, "video")
 
 
 def video_embed(talk: Talk, enabled: bool) -> Embed | None:

@@ -187,12 +187,7 @@ class Stylesheet(Kind):
     colour: theme.py); the file itself is never changed."""
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
-        assert recipe.source is not None
-        try:
-            data = recipe.source.read_bytes()
-        except OSError as exc:
-            raise BuildError([Diagnostic(recipe.source, f"cannot read the file "
-                                         f"({exc.strerror or exc})")]) from None
+        data = _source_bytes(recipe, "file")
         return Output(recipe.path, data + recipe.text[0].encode("utf-8"), origin=recipe.origin)
 
 
@@ -201,12 +196,7 @@ class SiteFile(Kind):
     bytes whose digest the config holds, or an error."""
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
-        assert recipe.source is not None
-        try:
-            data = recipe.source.read_bytes()
-        except OSError as exc:
-            raise BuildError([Diagnostic(recipe.source, f"cannot read the file "
-                                         f"({exc.strerror or exc})")]) from None
+        data = _source_bytes(recipe, "file")
         if bytes_digest(data) != recipe.text[0]:
             raise BuildError([Diagnostic(recipe.source, "the file changed while the site "
                                          "was built; build again")])
@@ -260,20 +250,27 @@ class SocialCardImage(Kind):
                       origin=recipe.origin)
 
 
+def _source_bytes(recipe: Recipe, what: str) -> bytes:
+    """The bytes of the recipe's source, `what` ("file", "image") named in the error."""
+    assert recipe.source is not None
+    try:
+        return recipe.source.read_bytes()
+    except OSError as exc:
+        raise BuildError([Diagnostic(recipe.source, f"cannot read the {what} "
+                                     f"({exc.strerror or exc})")]) from None
+
+
 def _from_image(recipe: Recipe, expected: str, doing: str, use: Callable[[bytes], T]) -> T:
     """`use` of the bytes of the recipe's source, an image whose digest is `expected`;
     a problem is an error naming the file and what was being done with it."""
     from . import images
 
+    data = _source_bytes(recipe, "image")
     assert recipe.source is not None
     try:
-        data = recipe.source.read_bytes()
         if bytes_digest(data) != expected:
             raise images.ImageError("the file changed while the site was built; build again")
         return use(data)
-    except OSError as exc:
-        raise BuildError([Diagnostic(recipe.source, f"cannot read the image "
-                                     f"({exc.strerror or exc})")]) from None
     except images.ImageError as exc:
         raise BuildError([Diagnostic(recipe.source, f"cannot {doing} (for {recipe.origin}): "
                                      f"{exc}")]) from None

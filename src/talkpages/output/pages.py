@@ -304,11 +304,8 @@ def icon(name: str) -> Markup:
 def lead_link(talk: Talk) -> Link | None:
     """The link a past talk's page leads with, as its one primary action: the
     recording, else the slides, else their PDF; none when it has none of them."""
-    for kind in LEADING_LINKS:
-        for link in talk.links:
-            if link.kind == kind:
-                return link
-    return None
+    return next((link for kind in LEADING_LINKS
+                 for link in [embeds.first_link(talk, kind)] if link), None)
 
 
 def map_url(latitude: float, longitude: float) -> str:
