@@ -402,3 +402,31 @@ def test_folders_of_the_twin_that_did_not_change_are_not_listed(
     assert build(run_cli, site)[0] == 0
     folders = sum(1 for path in (site / "public").rglob("*") if path.is_dir())
     assert folders > 30 and len(listed) < 10, (folders, len(listed))
+
+
+def test_an_output_restored_from_the_twin_is_recorded_with_its_folders(
+        make_site: MakeSite, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an output folder is made again from the twin, the build after the next one
+    (which takes the restored folder for its twin) lists none of its folders either."""
+    site = make_site({f"talks/t{n}.md": talk(f"Talk {n}", f"20{10 + n}-03-01T10:00:00")
+                      for n in range(30)})
+    assert build(run_cli, site)[0] == 0
+    shutil.rmtree(site / "public")
+    code, err = build(run_cli, site)
+    assert code == 0, err
+    listed: list[object] = []
+    scandir = os.scandir
+
+    def counted(path: object) -> object:
+        if sys._getframe(1).f_code.co_name == "prune":
+            listed.append(path)
+        return scandir(path)  # type: ignore[call-overload]
+
+    from talkpages.build import owned
+    monkeypatch.setattr(owned.os, "scandir", counted)
+    for step in range(2):
+        (site / "talks/t3.md").write_text(talk("Talk 3", "2013-03-01T10:00:00",
+                                               body=f"Edit {step}."))
+        assert build(run_cli, site)[0] == 0
+    folders = sum(1 for path in (site / "public").rglob("*") if path.is_dir())
+    assert folders > 30 and len(listed) < 10, (folders, len(listed))

@@ -237,14 +237,19 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
     if not fingerprint or out.exists() or check_out_dir(out_dir, site_dir):
         return None
     try:
-        _, twin, record = read_record(out, cache_dir)
+        path, twin, record = read_record(out, cache_dir)
         files = record.get("twin")
-        if not files or record["fingerprints"].get("twin") != fingerprint \
+        if path is None or not files or record["fingerprints"].get("twin") != fingerprint \
                 or exists(twin / DIRTY) or not is_folder(twin):
             return None
         link_copy(twin, files, out, fingerprint).rename(out)
     except (OSError, KeyError, AttributeError):
         return None
+    # The record names the output as it now is, its folders stamped: the next build,
+    # which takes it for its twin, need not list them again (see owned.prune).
+    with contextlib.suppress(OSError, KeyError):
+        save_record(path, out, twin, files, files, {"output": fingerprint, "twin": fingerprint},
+                    record["folders"]["twin"])
     return len(files)
 
 
