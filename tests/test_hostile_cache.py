@@ -430,3 +430,36 @@ def test_an_output_restored_from_the_twin_is_recorded_with_its_folders(
         assert build(run_cli, site)[0] == 0
     folders = sum(1 for path in (site / "public").rglob("*") if path.is_dir())
     assert folders > 30 and len(listed) < 10, (folders, len(listed))
+
+
+def test_the_recorded_stamps_of_the_output_folders_are_theirs(
+        make_site: MakeSite, run_cli: RunCli) -> None:
+    """The stamps a build records for the folders it left alone are those it found at
+    its start, not looked at again: after edits, a new talk (new folders) and a deleted
+    one (folders removed), each is still what the folder has."""
+    from talkpages.build.outfolder import read_record
+    from talkpages.build.owned import folder_stamps, folders_of
+
+    site = make_site({f"talks/t{n}.md": talk(f"Talk {n}", f"20{10 + n}-03-01T10:00:00",
+                                             extra=f'tags = ["t{n % 3}"]')
+                      for n in range(12)})
+    out = site / "public"
+    steps = [lambda: (site / "talks/t3.md").write_text(talk("Talk 3", "2013-03-01T10:00:00",
+                                                            body="Edited.")),
+             lambda: (site / "talks/new.md").write_text(talk("New", "2031-01-01T10:00:00",
+                                                             extra='tags = ["fresh"]')),
+             lambda: (site / "talks/t5.md").unlink(),
+             lambda: (site / "talks/t4.md").write_text(talk("Talk 4", "2014-03-01T10:00:00",
+                                                            body="Edited too."))]
+    assert build(run_cli, site)[0] == 0
+    for step in steps:
+        step()
+        assert build(run_cli, site)[0] == 0
+        _, _, record = read_record(out.resolve(), site / CACHE_DIR)
+        recorded = record["folders"]["output"]
+        folder = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            now = folder_stamps(folder, folders_of(record["output"]))
+        finally:
+            os.close(folder)
+        assert recorded == now

@@ -255,15 +255,18 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
 
 def save_record(path: Path, out: Path, twin: Path, output: dict[str, Entry],
                 next_twin: dict[str, Entry], fingerprints: dict[str, str],
-                twin_folders: dict[str, FolderStamp]) -> None:
+                twin_folders: dict[str, FolderStamp],
+                known: dict[str, FolderStamp] | None = None) -> None:
     """The record of the output folder and its twin, the twin as it differs from the
     output, and the stamps of the output's folders as the build leaves them (see
-    owned.prune); raise OSError if it cannot be saved (the old record is then removed)."""
+    owned.prune; `known`: those of folders the build found unchanged and left alone,
+    not looked at again); raise OSError if it cannot be saved (the old record is then
+    removed)."""
     try:
         signed.write(path, {
             "format": RECORD_FORMAT, "out": str(out), "twin_path": str(twin),
             "output": output, "fingerprints": fingerprints,
-            "folders": {"output": _stamps(out, output), "twin": twin_folders},
+            "folders": {"output": _stamps(out, output, known or {}), "twin": twin_folders},
             "twin_differs": {p: e for p, e in next_twin.items() if output.get(p) != e},
             "twin_lacks": [p for p in output if p not in next_twin]}, plain=True)
     except OSError:
@@ -272,12 +275,15 @@ def save_record(path: Path, out: Path, twin: Path, output: dict[str, Entry],
         raise
 
 
-def _stamps(out: Path, files: dict[str, Entry]) -> dict[str, FolderStamp]:
+def _stamps(out: Path, files: dict[str, Entry], known: dict[str, FolderStamp],
+            ) -> dict[str, FolderStamp]:
+    folders = folders_of(files)
     folder = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
-        return folder_stamps(folder, folders_of(files))
+        found = folder_stamps(folder, folders - known.keys())
     finally:
         os.close(folder)
+    return found | {name: stamp for name, stamp in known.items() if name in folders}
 
 
 def read_fingerprint(folder: Path) -> str:

@@ -231,12 +231,12 @@ def folder_stamps(folder: int, folders: Iterable[str]) -> dict[str, FolderStamp]
 
 
 def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset(),
-          stamps: dict[str, FolderStamp] | None = None) -> set[str]:
+          stamps: dict[str, FolderStamp] | None = None) -> tuple[set[str], set[str]]:
     """Make the folder at `path` hold nothing but `files` (relative path -> inode), the
     folders they are in, and the plain files `keep` at its top: anything else (a link, a
     pipe, a file put there by another program or replaced since) is removed where it
     stands, each folder opened without following links. The paths of `files` found, each
-    the very file (inode) recorded.
+    the very file (inode) recorded, and the folders found unchanged (below).
 
     `stamps`: the folders as they were when they held exactly `files`. A folder whose
     stamp still holds, below folders whose stamps hold (looked at top down, never
@@ -273,7 +273,7 @@ def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset(),
                     discard_at(folder, entry.name, entry.stat(follow_symlinks=False))
         finally:
             os.close(folder)
-    return found
+    return found, unchanged
 
 
 def _unchanged(path: Path, folders: set[str], stamps: dict[str, FolderStamp]) -> set[str]:

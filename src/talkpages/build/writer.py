@@ -105,9 +105,10 @@ class Staging:
             self._trash.discard(self.twin)
         os.close(open_folder(self.target))  # a folder of ours, whatever stood there
         if self._in_place:  # the twin holds what the record says, and nothing else
-            found = prune(self.target, {p: e[3] for p, e in self._in_place.items()},
-                          frozenset({MARKER}), places.in_place_folders)
+            found, unchanged = prune(self.target, {p: e[3] for p, e in self._in_place.items()},
+                                     frozenset({MARKER}), places.in_place_folders)
             self._in_place = {p: e for p, e in self._in_place.items() if p in found}
+            places.in_place_folders = {f: places.in_place_folders[f] for f in unchanged}
         self._dirty = False  # nothing in the target changed yet (see _touch)
         self._held: dict[tuple[int, str], bool] = {}
         self._target_fd = os.open(self.target, os.O_RDONLY | os.O_DIRECTORY)
@@ -253,8 +254,7 @@ class Staging:
         self.stats.written += 1
 
     def _holds(self, folder: int, path: str, entry: Entry) -> bool:
-        """Is the file as the record has it: not replaced, not edited in place? (Asked
-        by `has` and again when the file is taken: looked at once.)"""
+        """Is the file as the record has it (not replaced, edited in place)? Looked at once."""
         known = self._held.get((folder, path))
         if known is not None:
             return known
@@ -387,14 +387,14 @@ class Staging:
             folder = folder.parent
 
     def _save_record(self, fingerprint: str) -> None:
-        """The site is in place: a record that cannot be saved (a full disk) costs the
-        next build its speed, not this one its site."""
+        """A record that cannot be saved (a full disk) costs the next build its speed only."""
         places = self._places
         if places.record_path is None:
             return
         try:
             save_record(places.record_path, self.out, self.twin, self._entries, places.next_twin,
                         {"output": fingerprint, "twin": places.next_twin_fingerprint},
-                        places.next_twin_folders)
+                        places.next_twin_folders, {folder: stamp for folder, stamp in
+                        places.in_place_folders.items() if folder not in self._made})
         except OSError as exc:
             self.stats.unsaved = str(exc)
