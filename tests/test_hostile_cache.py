@@ -404,10 +404,11 @@ def test_folders_of_the_twin_that_did_not_change_are_not_listed(
     assert folders > 30 and len(listed) < 10, (folders, len(listed))
 
 
-def test_an_output_restored_from_the_twin_is_recorded_with_its_folders(
+def test_the_folders_of_an_output_restored_from_the_twin_are_stamped_by_the_next_build(
         make_site: MakeSite, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After an output folder is made again from the twin, the build after the next one
-    (which takes the restored folder for its twin) lists none of its folders either."""
+    """An output folder made again from the twin is not the one whose folders the
+    record stamped: the next build, which makes it the twin, stamps them, and the one
+    after it lists none of them."""
     site = make_site({f"talks/t{n}.md": talk(f"Talk {n}", f"20{10 + n}-03-01T10:00:00")
                       for n in range(30)})
     assert build(run_cli, site)[0] == 0

@@ -120,7 +120,9 @@ class Folders:
     next_twin: dict[str, Entry] = field(default_factory=dict)  # after this build
     next_twin_fingerprint: str = ""
     in_place_folders: dict[str, FolderStamp] = field(default_factory=dict)  # see prune
-    next_twin_folders: dict[str, FolderStamp] = field(default_factory=dict)
+    next_twin_folders: dict[str, FolderStamp] | None = field(default_factory=dict)  # None:
+    # the output's folders are not those the record stamped (it was made again from the
+    # twin): they are looked at when the record is saved
 
 
 def choose_folders(out: Path, cache_dir: Path | None) -> Folders:
@@ -138,9 +140,12 @@ def choose_folders(out: Path, cache_dir: Path | None) -> Folders:
     if record_path is None:
         return Folders("replace", beside, out, twin, None, fingerprints)
     if out.is_dir():
+        top = os.lstat(out)
+        lent = stamps["output"] if stamps["output"].get("") == (top.st_ino, top.st_ctime_ns) \
+            else None
         return Folders("exchange", twin, out, twin, record_path, fingerprints,
                        twin_files or {}, out_files, out_files, fingerprints.get("output", ""),
-                       stamps["twin"] if twin_files else {}, stamps["output"])
+                       stamps["twin"] if twin_files else {}, lent)
     if twin_files:
         return Folders("beside", beside, twin, twin, record_path, fingerprints, {},
                        twin_files, twin_files, fingerprints.get("twin", ""), {},
@@ -237,25 +242,20 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
     if not fingerprint or out.exists() or check_out_dir(out_dir, site_dir):
         return None
     try:
-        path, twin, record = read_record(out, cache_dir)
+        _, twin, record = read_record(out, cache_dir)
         files = record.get("twin")
-        if path is None or not files or record["fingerprints"].get("twin") != fingerprint \
+        if not files or record["fingerprints"].get("twin") != fingerprint \
                 or exists(twin / DIRTY) or not is_folder(twin):
             return None
         link_copy(twin, files, out, fingerprint).rename(out)
     except (OSError, KeyError, AttributeError):
         return None
-    # The record names the output as it now is, its folders stamped: the next build,
-    # which takes it for its twin, need not list them again (see owned.prune).
-    with contextlib.suppress(OSError, KeyError):
-        save_record(path, out, twin, files, files, {"output": fingerprint, "twin": fingerprint},
-                    record["folders"]["twin"])
     return len(files)
 
 
 def save_record(path: Path, out: Path, twin: Path, output: dict[str, Entry],
                 next_twin: dict[str, Entry], fingerprints: dict[str, str],
-                twin_folders: dict[str, FolderStamp],
+                twin_folders: dict[str, FolderStamp] | None,
                 known: dict[str, FolderStamp] | None = None) -> None:
     """The record of the output folder and its twin, the twin as it differs from the
     output, and the stamps of the output's folders as the build leaves them (see
@@ -266,7 +266,9 @@ def save_record(path: Path, out: Path, twin: Path, output: dict[str, Entry],
         signed.write(path, {
             "format": RECORD_FORMAT, "out": str(out), "twin_path": str(twin),
             "output": output, "fingerprints": fingerprints,
-            "folders": {"output": _stamps(out, output, known or {}), "twin": twin_folders},
+            "folders": {"output": _stamps(out, output, known or {}),
+                        "twin": _stamps(twin, next_twin, {}) if twin_folders is None
+                        else twin_folders},
             "twin_differs": {p: e for p, e in next_twin.items() if output.get(p) != e},
             "twin_lacks": [p for p in output if p not in next_twin]}, plain=True)
     except OSError:
