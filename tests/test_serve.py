@@ -441,9 +441,16 @@ def test_port_in_use_is_an_error_with_a_hint(make_site: MakeSite, run_cli) -> No
 def test_ctrl_c_stops_the_command_cleanly(make_site: MakeSite, stop: signal.Signals) -> None:
     site = make_site({"talks/one.md": talk("One")})
     env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "talkpages", "serve", "-s", str(site),
-                                "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=env)
+    # As from a terminal: SIGINT not ignored. Tests run in the background (`cmd &` in
+    # a script) inherit it ignored, and so would the server; a handled signal is
+    # reset to its default in the child.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "talkpages", "serve", "-s", str(site),
+                                    "--port", "0"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=env)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     try:
         lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in process.stdout],  # type: ignore[union-attr]
