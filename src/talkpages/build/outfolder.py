@@ -119,7 +119,8 @@ class Folders:
     lendable: dict[str, Entry] = field(default_factory=dict)
     next_twin: dict[str, Entry] = field(default_factory=dict)  # after this build
     next_twin_fingerprint: str = ""
-    in_place_folders: dict[str, FolderStamp] = field(default_factory=dict)  # see prune
+    in_place_folders: dict[str, FolderStamp] = field(default_factory=dict)  # see prune;
+    # once the twin is pruned, only those of its folders found unchanged
     next_twin_folders: dict[str, FolderStamp] | None = field(default_factory=dict)  # None:
     # the output's folders are not those the record stamped (it was made again from the
     # twin): they are looked at when the record is saved

@@ -254,7 +254,7 @@ class Staging:
         self.stats.written += 1
 
     def _holds(self, folder: int, path: str, entry: Entry) -> bool:
-        """Is the file as the record has it (not replaced, edited in place)? Looked at once."""
+        """Is the file still as recorded (neither replaced nor edited)? Looked at once."""
         known = self._held.get((folder, path))
         if known is not None:
             return known
