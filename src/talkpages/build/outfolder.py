@@ -121,9 +121,7 @@ class Folders:
     next_twin_fingerprint: str = ""
     in_place_folders: dict[str, FolderStamp] = field(default_factory=dict)  # see prune;
     # once the twin is pruned, only those of its folders found unchanged
-    next_twin_folders: dict[str, FolderStamp] | None = field(default_factory=dict)  # None:
-    # the output's folders are not those the record stamped (it was made again from the
-    # twin): they are looked at when the record is saved
+    next_twin_folders: dict[str, FolderStamp] = field(default_factory=dict)
 
 
 def choose_folders(out: Path, cache_dir: Path | None) -> Folders:
@@ -141,9 +139,13 @@ def choose_folders(out: Path, cache_dir: Path | None) -> Folders:
     if record_path is None:
         return Folders("replace", beside, out, twin, None, fingerprints)
     if out.is_dir():
+        # The output's folders as the record stamped them, if it is still that very
+        # folder (not one made again from the twin): else none is known, and the next
+        # build lists them all. Stamps are only ever taken of folders just checked or
+        # written: a folder stamped as found could hold what a git pull planted there.
         top = os.lstat(out)
         lent = stamps["output"] if stamps["output"].get("") == (top.st_ino, top.st_ctime_ns) \
-            else None
+            else {}
         return Folders("exchange", twin, out, twin, record_path, fingerprints,
                        twin_files or {}, out_files, out_files, fingerprints.get("output", ""),
                        stamps["twin"] if twin_files else {}, lent)
@@ -256,7 +258,7 @@ def restore(out_dir: Path, site_dir: Path, cache_dir: Path, fingerprint: str) ->
 
 def save_record(path: Path, out: Path, twin: Path, output: dict[str, Entry],
                 next_twin: dict[str, Entry], fingerprints: dict[str, str],
-                twin_folders: dict[str, FolderStamp] | None,
+                twin_folders: dict[str, FolderStamp],
                 known: dict[str, FolderStamp] | None = None) -> None:
     """The record of the output folder and its twin, the twin as it differs from the
     output, and the stamps of the output's folders as the build leaves them (see
@@ -267,9 +269,7 @@ def save_record(path: Path, out: Path, twin: Path, output: dict[str, Entry],
         signed.write(path, {
             "format": RECORD_FORMAT, "out": str(out), "twin_path": str(twin),
             "output": output, "fingerprints": fingerprints,
-            "folders": {"output": _stamps(out, output, known or {}),
-                        "twin": _stamps(twin, next_twin, {}) if twin_folders is None
-                        else twin_folders},
+            "folders": {"output": _stamps(out, output, known or {}), "twin": twin_folders},
             "twin_differs": {p: e for p, e in next_twin.items() if output.get(p) != e},
             "twin_lacks": [p for p in output if p not in next_twin]}, plain=True)
     except OSError:
