@@ -477,3 +477,34 @@ def test_the_recorded_stamps_of_the_output_folders_are_theirs(
         finally:
             os.close(folder)
         assert recorded == now
+
+
+def test_a_folder_the_twin_no_longer_needs_goes_even_when_prune_emptied_it(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
+    """A file of the output replaced since it was recorded (a git checkout: a new
+    inode) is dropped when the output is the twin; when the new site no longer has
+    it, its emptied folder goes too, else the stamp of the folder above vouched for
+    it and whatever was later planted in it was published."""
+    site = make(make_site)
+    outside = victim(tmp_path)
+    (site / "talks/three/img").mkdir()
+    (site / "talks/three/img/x.png").write_bytes(b"\x89PNG not really")
+    out = site / "public"
+    assert build(run_cli, site)[0] == 0
+    (site / "talks/one.md").write_text(talk("One", extra='tags = ["a"]\n# 1'))
+    assert build(run_cli, site)[0] == 0
+    copy = out / "three/img/x.png"
+    data = copy.read_bytes()
+    copy.unlink()
+    copy.write_bytes(data)
+    (site / "talks/three/img/x.png").unlink()
+    for step in (2, 3):
+        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["a"]\n# {step}'))
+        assert build(run_cli, site)[0] == 0
+    (out / "three/img").mkdir(exist_ok=True)
+    (out / "three/img/planted.html").symlink_to(outside / "secret.txt")
+    for step in (4, 5, 6, 7):
+        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["a"]\n# {step}'))
+        assert build(run_cli, site)[0] == 0
+    assert not list(out.rglob("planted*"))
+    assert files(out) == clean(run_cli, site, tmp_path)

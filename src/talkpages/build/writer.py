@@ -22,7 +22,7 @@ import os
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..diagnostics import BuildError, Diagnostic
 from ..output.outputs import Output, OutputChecker
@@ -104,6 +104,7 @@ class Staging:
         if self.target == self.twin and not self._in_place:  # files it holds are unknown
             self._trash.discard(self.twin)
         os.close(open_folder(self.target))  # a folder of ours, whatever stood there
+        self._recorded = set(self._in_place)  # before prune, which may empty folders
         if self._in_place:  # the twin holds what the record says, and nothing else
             found, unchanged = prune(self.target, {p: e[3] for p, e in self._in_place.items()},
                                      frozenset({MARKER}), places.in_place_folders)
@@ -337,9 +338,15 @@ class Staging:
             if self._checker.problems:
                 raise BuildError(self._checker.problems)
             self._touch()
-            for gone in sorted(self._in_place.keys() - self._files.keys()):
-                self._clear_stale(gone)
-                self.stats.removed += 1
+            gone = self._recorded - self._files.keys()
+            for path in sorted(gone):
+                self._clear_stale(path)
+            self.stats.removed += len(gone)
+            # Folders the new site has no file in go too (emptied above, or by prune): one
+            # left standing, in no record, would be vouched for by its parent's stamp.
+            for folder in sorted(folders_of(gone) - folders_of(self._files) if gone else (),
+                                 reverse=True):  # deepest first
+                self._clear_stale(folder)
             write_manifest(self._target_fd, fingerprint)
             os.unlink(DIRTY, dir_fd=self._target_fd)
             if self.mode == "copy":  # the twin is this build's site
@@ -364,8 +371,7 @@ class Staging:
 
     def close(self) -> None:
         """Let go of the folders; an uncommitted target is removed (a folder beside the
-        output) or, if anything in it changed, left dirty for the next build to clear
-        (the twin)."""
+        output) or, if it changed, left dirty for the next build to clear (the twin)."""
         for descriptor in (self._target_fd, self._source_fd):
             if descriptor >= 0:
                 os.close(descriptor)
@@ -375,16 +381,10 @@ class Staging:
         self._trash.close()
 
     def _clear_stale(self, path: str) -> None:
-        if not real_folders(path, self._made, self._target_fd):
-            return  # a folder of it is not the target's own: nothing of ours is there
-        self._remove(path)
-        folder = PurePosixPath(path).parent
-        while folder.parts:  # folders left empty go too
-            try:
-                os.rmdir(str(folder), dir_fd=self._target_fd)
-            except OSError:
-                break
-            folder = folder.parent
+        """A file or folder no output names goes; the folders above it are marked
+        changed (their stamps are taken again)."""
+        if real_folders(path, self._made, self._target_fd):  # else nothing of ours there
+            self._remove(path)
 
     def _save_record(self, fingerprint: str) -> None:
         """A record that cannot be saved (a full disk) costs the next build its speed only."""
