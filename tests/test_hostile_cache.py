@@ -508,3 +508,33 @@ def test_a_folder_the_twin_no_longer_needs_goes_even_when_prune_emptied_it(
         assert build(run_cli, site)[0] == 0
     assert not list(out.rglob("planted*"))
     assert files(out) == clean(run_cli, site, tmp_path)
+
+
+def test_a_folder_removed_while_the_record_is_saved_does_not_fail_later_builds(
+        make_site: MakeSite, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """Another program removes a folder of the output just as its folders are stamped:
+    the folder above is stamped without it, and a later build, which then finds it
+    neither listed nor there, builds it again rather than failing from then on."""
+    site = make(make_site)
+    (site / "talks/three/img").mkdir()
+    (site / "talks/three/img/x.png").write_bytes(b"\x89PNG not really")
+    assert build(run_cli, site)[0] == 0
+    (site / "talks/one.md").write_text(talk("One", extra='tags = ["a"]\n# 1'))
+    assert build(run_cli, site)[0] == 0
+    from talkpages.build import outfolder
+    stamps = outfolder._stamps
+
+    def racing(out: Path, *args: object) -> object:
+        shutil.rmtree(out / "three/img")
+        return stamps(out, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(outfolder, "_stamps", racing)
+    (site / "talks/three/index.md").write_text(talk("Three", "2018-01-01T09:00:00", body="Edit."))
+    assert build(run_cli, site)[0] == 0
+    monkeypatch.setattr(outfolder, "_stamps", stamps)
+    for step in range(2, 6):
+        (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["a"]\n# {step}'))
+        code, err = build(run_cli, site)
+        assert code == 0, err
+    assert files(site / "public") == clean(run_cli, site, tmp_path)

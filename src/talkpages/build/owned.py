@@ -251,7 +251,8 @@ def prune(path: Path, files: dict[str, int], keep: frozenset[str] = frozenset(),
     try:
         for name in folders - unchanged:  # changed below unchanged ones: listed, from there
             if name and name.rpartition("/")[0] in unchanged:
-                stack.append((name + "/", os.open(name, flags, dir_fd=top)))
+                with contextlib.suppress(FileNotFoundError):  # gone: none of its files found
+                    stack.append((name + "/", os.open(name, flags, dir_fd=top)))
     except OSError:
         for _, folder in stack:
             os.close(folder)
