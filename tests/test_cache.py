@@ -10,7 +10,7 @@ from talkpages.build.cache import BuildCache, MemoryCache, Stats
 from talkpages.content.loader import LoadOptions, load_site
 from talkpages.output.keys import Keys
 from talkpages.output.outputs import Output
-from talkpages.output.theme import Theme, _own_templates, _reads_site_state, builtin_dir
+from talkpages.output.theme import Theme, _reads_site_state
 
 from conftest import NOW, MakeSite, render, talk
 
@@ -141,7 +141,7 @@ def test_a_theme_reading_the_whole_site_makes_every_page_depend_on_everything(
         make_site: MakeSite, tmp_path: Path) -> None:
     builtin = Theme.for_site(tmp_path / "no-theme-of-its-own")
     assert not builtin.reads_site_state
-    names = _own_templates(builtin_dir("layouts"))
+    names = builtin.env.list_templates()
     assert names and not _reads_site_state(builtin.env, names)  # taken as known
     site_dir = make_site({"talks/a.md": talk("A", "2019-01-01"),
                           "layouts/404.html": "{{ site.talks | length }} talks"})

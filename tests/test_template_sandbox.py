@@ -155,3 +155,89 @@ def test_compiled_templates_are_kept_per_version_of_talkpages(
     assert env.get_template("lead.html").render(quiet=False) == "X"
     assert [p.name for p in (tmp_path / "cache" / "talkpages" / "templates-Sandbox").iterdir()] \
         == ["new" * 5 + "n"]
+
+
+# Every way a template of the site's can reach the loader: a file, a linked file, a
+# linked folder inside `layouts/` (which also overrides a built-in partial), `layouts`
+# itself a link, and links of links. Each must run in the sandbox, in check, build and
+# serve alike (all three take their theme from Theme.for_site).
+PAYLOAD = "{{ cycler.__init__.__globals__.os.popen('touch PWNED').read() }}"
+REACHES = {
+    "file": {"layouts/partials/icons.html": PAYLOAD},
+    "linked file": {"parts/icons.html": PAYLOAD,
+                    "layouts/partials/icons.html": Path("../../parts/icons.html")},
+    "linked folder": {"parts/icons.html": PAYLOAD, "layouts/partials": Path("../parts")},
+    "layouts a link": {"parts/partials/icons.html": PAYLOAD, "layouts": Path("parts")},
+    "link of a link": {"deep/icons.html": PAYLOAD, "middle": Path("deep"),
+                       "layouts/partials": Path("../middle")},
+    "hidden name": {"layouts/.p/icons.html": PAYLOAD,
+                    "layouts/partials/icons.html": "{% include '.p/icons.html' %}"},
+}
+
+
+def site_with(make_site: MakeSite, files: dict[str, str | Path]) -> Path:
+    site = make_site({"talks/one.md": talk("One")})
+    for name, content in files.items():
+        path = site / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, Path):
+            path.symlink_to(content)
+        else:
+            path.write_text(content)
+    return site
+
+
+@pytest.mark.parametrize("reach", sorted(REACHES))
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_a_linked_layouts_folder_cannot_bypass_the_sandbox(
+        make_site: MakeSite, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        reach: str, command: str) -> None:
+    """Regression: the sandbox was chosen by a walk that did not enter linked folders,
+    while Jinja's loader followed them: `layouts/partials -> ../parts` ran its templates
+    unsandboxed, and one command in them ran on the machine."""
+    monkeypatch.chdir(tmp_path)
+    site = site_with(make_site, REACHES[reach])
+    code, _, err = run_cli(command, "-s", str(site), "--now", NOW)
+    assert code == 1, err
+    assert "unsafe" in err and "icons.html" in err
+    assert not (tmp_path / "PWNED").exists() and not (site / "PWNED").exists()
+    assert isinstance(Theme.for_site(site).env, Sandbox)
+
+
+def test_serve_renders_a_linked_layouts_folder_in_the_sandbox(
+        make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import datetime, timezone
+    from io import StringIO
+
+    from talkpages.commands.console import Console
+    from talkpages.commands.serve import DevServer
+
+    monkeypatch.chdir(tmp_path)
+    site = site_with(make_site, REACHES["linked folder"])
+    console = Console(StringIO(), StringIO())
+    server = DevServer(site, port=0, now=lambda: datetime(2026, 11, 21, tzinfo=timezone.utc),
+                       console=console)
+    server.rebuild([])
+    assert not (tmp_path / "PWNED").exists()
+    assert "unsafe" in console.err.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_loader_serves_only_what_the_walk_found(make_site: MakeSite) -> None:
+    """A link that leads out of the site is never loaded (the build reports it), and a
+    name with `..` reaches neither the site's templates nor the built-in ones."""
+    import jinja2
+
+    outside = make_site({"secret.html": "SECRET"}, root=make_site({}).parent / "elsewhere")
+    site = site_with(make_site, {"layouts/out.html": outside / "secret.html",
+                                 "layouts/in.html": "{% include '../talks/one.md' %}"})
+    env = Theme.for_site(site).env
+    assert isinstance(env, Sandbox)
+    assert "out.html" not in env.list_templates()
+    for name in ("out.html", "../talks/one.md", "/etc/passwd"):
+        with pytest.raises(jinja2.TemplateNotFound):
+            env.get_template(name)
+
+
+def test_an_empty_layouts_folder_is_sandboxed_too(make_site: MakeSite) -> None:
+    site = site_with(make_site, {"layouts/partials": Path("../nothing-here")})
+    assert isinstance(Theme.for_site(site).env, Sandbox)

@@ -14,6 +14,14 @@ a site's `layouts/` may come from a stranger's repository, and a template that c
 reach Python's objects could run any command or read any file of the machine that
 builds it. The built-in templates alone are part of talkpages and run unsandboxed,
 about a tenth faster; they give the same bytes in the sandbox (a test says so).
+
+Which templates are the site's is decided by what the loader can load, never by a
+second look at the folder: the site's templates are found once, by the walk that reads
+a site (links followed only while they stay inside it, `links.walk`), and the loader
+(`SiteLoader`) serves those names and no other. A `layouts` that is a link, a linked
+folder inside it (`layouts/partials -> ../parts`) or a linked file: each is found by
+the same walk, so each makes the site's templates sandboxed. A site with a `layouts`
+entry of any kind runs sandboxed even when the walk finds no template in it.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import dataclasses
 import hashlib
 import io
 import os
+import stat
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +43,7 @@ from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from ..content import links
 from ..content.colours import accent_css, accent_shades
 from ..content.config import Config
 
@@ -52,14 +62,64 @@ def builtin_dir(kind: str) -> Path:
 
 
 def theme_files(site_dir: Path) -> list[Path]:
-    """Every file of the theme, the site's and the built-in one."""
-    files = []
-    for folder in (site_dir / "layouts", site_dir / "assets", builtin_dir("layouts"),
-                   builtin_dir("assets")):
+    """Every file of the theme, the site's (found as a build reads them: `site_files`)
+    and the built-in one."""
+    files = [*site_files(site_dir / "layouts", site_dir).values(),
+             *site_files(site_dir / "assets", site_dir).values()]
+    for folder in (builtin_dir("layouts"), builtin_dir("assets")):
         for root, dirs, names in os.walk(folder):
             dirs.sort()
             files += [Path(root) / name for name in sorted(names)]
     return files
+
+
+def site_files(folder: Path, site_dir: Path) -> dict[str, Path]:
+    """The files of a theme folder of the site (`layouts/`, `assets/`) by their POSIX
+    names inside it, found as a build reads a site: through links that stay inside the
+    site (`layouts` itself may be one), never through one that leads out; hidden files
+    included. What is wrong with a link is reported by the loader (`links.check_tree`)."""
+    root = links.real(site_dir)
+    try:
+        linked = stat.S_ISLNK(os.lstat(folder).st_mode)
+    except OSError:
+        return {}
+    here = links.follow(folder, root)[0] if linked else links.real(folder)
+    if here is None or not os.path.isdir(here):
+        return {}
+    return {name: folder / name for name in links.walk(folder, here, root, [], hidden=True)}
+
+
+class SiteLoader(jinja2.BaseLoader):
+    """The site's own templates: the names `site_files` found, and no other. A file is
+    read when a template asks for it, at most `TEMPLATE_BYTES` of it."""
+
+    def __init__(self, files: dict[str, Path]) -> None:
+        self.files = files
+
+    def get_source(self, environment: jinja2.Environment,
+                   template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        path = self.files.get(template)
+        if path is None:
+            raise jinja2.TemplateNotFound(template)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(TEMPLATE_BYTES + 1)
+        except OSError as exc:
+            raise jinja2.TemplateNotFound(template) from exc
+        if len(data) > TEMPLATE_BYTES:
+            raise jinja2.TemplateError(f"the template {template} is larger than "
+                                       f"{TEMPLATE_BYTES // 1024 // 1024} MiB")
+        try:
+            source = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise jinja2.TemplateError(f"the template {template} is not UTF-8 text") from exc
+        return source, str(path), lambda: True
+
+    def list_templates(self) -> list[str]:
+        return sorted(self.files)
+
+
+TEMPLATE_BYTES = 4 * 1024 * 1024  # a template is a page of markup, not a data file
 
 
 @dataclass(frozen=True)
@@ -94,12 +154,14 @@ class Theme:
         """`compiled`: where compiled templates are kept between builds (as Python keeps
         .pyc files), given the name of the kind of environment (the sandbox's code is
         its own); None: compiled at every build."""
-        layouts = [site_dir / "layouts", builtin_dir("layouts")]
-        own = _own_templates(site_dir / "layouts")
-        kind = Sandbox if own else jinja2.Environment
+        own_files = site_files(site_dir / "layouts", site_dir)
+        own = sorted(own_files)
+        kind = Sandbox if own or os.path.lexists(site_dir / "layouts") else jinja2.Environment
         env = kind(
             bytecode_cache=compiled(kind.__name__) if compiled else None,
-            loader=jinja2.FileSystemLoader([str(p) for p in layouts if p.is_dir()]),
+            loader=jinja2.ChoiceLoader([
+                SiteLoader(own_files),
+                jinja2.FileSystemLoader(str(builtin_dir("layouts")))]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -108,11 +170,13 @@ class Theme:
             auto_reload=False,  # a Theme lives for one build, or until serve sees a change
         )
         assets: dict[str, Path] = {}
-        for folder in (builtin_dir("assets"), site_dir / "assets"):
-            if folder.is_dir():
-                for path in sorted(folder.rglob("*")):
-                    if path.is_file() and not path.name.startswith("."):
-                        assets[path.relative_to(folder).as_posix()] = path
+        builtin = builtin_dir("assets")
+        for path in sorted(builtin.rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                assets[path.relative_to(builtin).as_posix()] = path
+        assets.update((name, path) for name, path in site_files(site_dir / "assets",
+                                                                  site_dir).items()
+                      if not PurePath(name).name.startswith("."))
         published = {name: hashed_name(name, path.read_bytes()) for name, path in assets.items()
                      if name.endswith(HASHED_SUFFIXES)}
         digest = hashlib.blake2b(digest_size=16)
@@ -122,14 +186,6 @@ class Theme:
         theme = digest.hexdigest()
         return cls(env=env, assets=assets, published=published, digest=theme,
                    reads_site_state=_reads_site_state(env, own))
-
-
-def _own_templates(layouts: Path) -> list[str]:
-    """The names of the site's own templates (the files of its `layouts/`)."""
-    if not layouts.is_dir():
-        return []
-    return [path.relative_to(layouts).as_posix() for path in sorted(layouts.rglob("*"))
-            if path.is_file()]
 
 
 def _reads_site_state(env: jinja2.Environment, names: list[str]) -> bool:
