@@ -28,6 +28,7 @@ from ..content.model import Link, Site, SiteView, Talk
 from ..content.speakers import Speaker
 from ..content.taxonomy import Group
 from . import embeds, jsonld, pictures, social, subscribe
+from .budget import rendering
 from .keys import Keys, OutputCache
 from .theme import Theme
 
@@ -162,8 +163,9 @@ ROOT_MARK = "\x00root\x00"
 
 def item(theme: Theme, talk: Talk) -> bytes:
     """A talk's list item (partials/talk_item.html), with ROOT_MARK for the root."""
-    macro = theme.env.get_template("partials/talk_item.html").module.talk_item  # type: ignore[attr-defined]
-    return str(macro(talk, ROOT_MARK)).encode()
+    with rendering(theme.env, str(talk.source)):
+        macro = theme.env.get_template("partials/talk_item.html").module.talk_item  # type: ignore[attr-defined]
+        return str(macro(talk, ROOT_MARK)).encode()
 
 
 def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import traceback
 from collections.abc import Callable, Iterator
 from itertools import accumulate
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import jinja2
-from jinja2.exceptions import SecurityError
 from markupsafe import Markup
 
 from .. import __version__, parallel
@@ -31,6 +28,7 @@ from ..content.model import Settings, Site, SiteView, Talk
 from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
 from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subscribe
+from .budget import rendering
 from .keys import Keys, OutputCache
 from .kinds import KINDS
 from .outputs import Output
@@ -225,37 +223,14 @@ def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
     root = "../" * depth if depth else "./"
     if template == "404.html":
         root = "/" + _base_path(env)  # served for any missing path, so links are absolute
-    try:
+    with rendering(env, origin):
         html = env.get_template(template).render(root=root, page_url=url, **context)
-    except jinja2.TemplateSyntaxError as exc:
-        raise BuildError([Diagnostic(_template_path(exc.filename, exc.name), exc.message or
-                                     "template syntax error", exc.lineno)]) from None
-    except jinja2.TemplateError as exc:
-        raise BuildError([_template_error(exc, origin)]) from None
     return Output(page_path(url), html.encode("utf-8"), origin=origin)
 
 
 def _base_path(env: jinja2.Environment) -> str:
     site: Site = env.globals["site"]  # type: ignore[assignment]
     return urlsplit(site.config.base_url).path.lstrip("/")
-
-
-def _template_error(exc: Exception, origin: str) -> Diagnostic:
-    """Name the template file and line from the traceback Jinja leaves behind."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if f.filename.endswith((".html", ".xml", ".txt", ".ics"))]
-    hint = ("templates run in a sandbox: they read the talks and the site's settings, "
-            "never Python's internals, files or paths") if isinstance(exc, SecurityError) \
-        else None
-    if frames:
-        frame = frames[-1]
-        return Diagnostic(Path(frame.filename), f"template error while rendering {origin}: "
-                          f"{exc}", frame.lineno, hint=hint)
-    return Diagnostic(None, f"template error while rendering {origin}: {exc}", hint=hint)
-
-
-def _template_path(filename: str | None, name: str | None) -> Path:
-    return Path(filename or name or "template")
 
 
 def feed_urls(site: Site, path: str) -> dict[str, str]:

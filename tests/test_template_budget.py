@@ -1,0 +1,80 @@
+"""A site's own template is a program that may not end, or may grow a value until the
+machine's memory is gone: each output has a budget of time and memory, and a template
+that runs over it fails the build at its file and line (exit 1), never a hang or an
+internal error."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from talkpages.output import budget
+
+from conftest import MakeSite, talk
+
+NOW = "2026-11-21T00:00:00Z"
+RunCli = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture(autouse=True)
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budget, "SECONDS", 1.0)
+    monkeypatch.setattr(budget, "GROWTH", 200 * 1024 * 1024)
+
+
+def page(body: str) -> str:
+    return '{% extends "base.html" %}{% block main %}\n' + body + "\n{% endblock %}\n"
+
+
+@pytest.mark.parametrize(("name", "template", "expected"), [
+    ("loops", "{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}"
+              "{% endfor %}", "more than 1 seconds"),
+    ("loops printing", "{% for a in range(99999) %}{% for b in range(99999) %}{{ b }}"
+                       "{% endfor %}{% endfor %}", "more than 1 seconds"),
+    ("doubling", "{% set ns = namespace(s='x') %}{% for i in range(60) %}"
+                 "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}", "MiB"),
+    ("doubling by replace", "{% set ns = namespace(s='x') %}{% for i in range(60) %}"
+                            "{% set ns.s = ns.s | replace('x', 'xx') %}{% endfor %}", "MiB"),
+    ("recursion", "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}",
+     "calls itself without end"),
+])
+@pytest.mark.parametrize("where", ["layouts/404.html", "layouts/partials/talk_item.html"])
+def test_a_template_that_does_not_end_fails_at_its_line(
+        make_site: MakeSite, run_cli: RunCli, name: str, template: str, expected: str,
+        where: str) -> None:
+    """Regression: nested `range()` loops never ended; a doubled string took the
+    machine's memory and ended in an internal error."""
+    text = page(template) if where.endswith("404.html") else \
+        "{% macro talk_item(talk, root) %}" + template + "{% endmacro %}\n"
+    site = make_site({"talks/one.md": talk("One", "2030-01-01T10:00:00"), where: text})
+    started = time.monotonic()
+    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
+    assert time.monotonic() - started < 30
+    assert code == 1, err
+    assert f"{where}:" in err and expected in err, err
+    assert "internal error" not in err
+    assert not (site / "public").exists()
+
+
+def test_an_ordinary_site_template_renders_within_the_budget(
+        make_site: MakeSite, run_cli: RunCli) -> None:
+    site = make_site({"talks/one.md": talk("One"), "layouts/404.html": page(
+        "{% for a in range(300) %}{% for b in range(300) %}{% endfor %}{% endfor %}ok")})
+    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
+    assert code == 0, err
+    assert "ok" in (site / "public" / "404.html").read_text()
+
+
+def test_a_budget_raised_late_is_taken_back() -> None:
+    """An exception the watch raises just as a render ends is withdrawn, and the next
+    render of the same thread is watched again."""
+    with pytest.raises(budget.TooSlow), budget.budget():
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            pass
+    with budget.budget():
+        time.sleep(0.01)
+    time.sleep(budget.POLL * 3)  # nothing pending reaches this thread
