@@ -12,7 +12,7 @@ import pickle
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from stat import S_ISLNK, S_ISREG
+from stat import S_ISDIR, S_ISLNK, S_ISREG
 from typing import Any, Protocol
 
 from ..diagnostics import Diagnostic, has_errors
@@ -33,6 +33,9 @@ from .speakers import load_speakers
 TALKS_DIR = "talks"
 BUNDLE_INDEX = "index.md"
 MAX_FILE_BYTES = 8 * 1024 * 1024
+NOT_A_FILE = ("this is not a regular file (a pipe, a socket or a device): a talk is read "
+              "only from a file")
+NOT_A_FILE_HINT = "remove it, or put the talk in a plain file of that name"
 
 
 TalkResult = tuple[Talk | None, list[Diagnostic]]
@@ -168,14 +171,17 @@ def find_talk_files(talks_dir: Path, problems: list[Diagnostic], root: str | Non
             if _is_index(index, root, problems):
                 found.append((index, slugify(entry.name),
                               tuple(links.walk(path, target, root, problems, BUNDLE_INDEX))))
-        elif entry.name.lower().endswith(".md") and (
-                os.path.isfile(target) if linked else entry.is_file(follow_symlinks=False)):
-            found.append((path, slugify(path.stem), ()))
+        elif entry.name.lower().endswith(".md"):
+            if os.path.isfile(target) if linked else entry.is_file(follow_symlinks=False):
+                found.append((path, slugify(path.stem), ()))
+            else:  # reading a pipe waits for a writer forever: never opened
+                problems.append(Diagnostic(path, NOT_A_FILE, hint=NOT_A_FILE_HINT))
     return found
 
 
 def _is_index(index: Path, root: str, problems: list[Diagnostic]) -> bool:
-    """Is there a bundle's index.md (a link to one inside the site counts)?"""
+    """Is there a bundle's index.md (a link to one inside the site counts)? One that
+    is not a file (a pipe, a socket, a device, a folder) is a problem, not a talk."""
     try:
         mode = os.lstat(index).st_mode
     except OSError:
@@ -184,7 +190,14 @@ def _is_index(index: Path, root: str, problems: list[Diagnostic]) -> bool:
         target, problem = links.follow(index, root)
         if problem is not None:
             problems.append(problem)
-        return target is not None and os.path.isfile(target)
+            return False
+        try:
+            mode = os.stat(target or index).st_mode
+        except OSError:
+            return False
+    if not S_ISREG(mode):
+        problems.append(Diagnostic(index, "this is a folder, not a talk file" if S_ISDIR(mode)
+                                   else NOT_A_FILE, hint=NOT_A_FILE_HINT))
     return S_ISREG(mode)
 
 
@@ -207,12 +220,9 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
                 path.name == BUNDLE_INDEX and os.path.islink(path.parent))):
             return None, [Diagnostic(path, "the talk file is reached through a link, which "
                                      "only a build of the whole site follows")]
-        stat = path.stat()
-        size = stat.st_size
-        if size > MAX_FILE_BYTES:
-            return None, [Diagnostic(path, f"the file is too large ({size // 1024} KiB); a talk "
-                                     "file is text of a few KiB", 1, 1)]
-        raw = path.read_bytes()
+        stat, raw, problem = _read(path)
+        if problem is not None:
+            return None, [problem]
     except OSError as exc:
         return None, [Diagnostic(path, f"cannot read the file: {exc.strerror or exc}")]
     try:
@@ -232,6 +242,30 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
                  repr(image_stamps(path.parent, bundle_files) if images is None else images),
                  str(int(stat.st_mtime)), config_key)
     return make_talk(fm, path, slug, config, bundle_files, modified, key)
+
+
+def _read(path: Path) -> tuple[os.stat_result, bytes, Diagnostic | None]:
+    """The file's status and bytes, or why it is not read. It is opened without waiting
+    (a pipe that took the file's place would block the read until a writer came, a
+    device never end it) and its kind asked of the open file, then read to its size."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:  # a socket cannot be opened at all
+        if not os.path.exists(path) or os.path.isfile(path):
+            raise
+        return os.stat(path), b"", Diagnostic(path, NOT_A_FILE, hint=NOT_A_FILE_HINT)
+    try:
+        stat = os.fstat(descriptor)
+        if not S_ISREG(stat.st_mode):
+            return stat, b"", Diagnostic(path, NOT_A_FILE, hint=NOT_A_FILE_HINT)
+        if stat.st_size > MAX_FILE_BYTES:
+            return stat, b"", Diagnostic(path, f"the file is too large ({stat.st_size // 1024} "
+                                         "KiB); a talk file is text of a few KiB", 1, 1)
+        with os.fdopen(os.dup(descriptor), "rb") as file:
+            return stat, file.read(MAX_FILE_BYTES + 1), None
+    finally:
+        os.close(descriptor)
 
 
 def _published(talk: Talk, options: LoadOptions) -> bool:
