@@ -224,3 +224,44 @@ def test_front_matter_of_an_end_time_with_an_offset_start() -> None:
 
 def test_interactive_is_false_without_a_terminal(tmp_path: Path) -> None:
     assert scaffold.interactive() is False  # pytest captures stdin
+
+
+def test_new_refuses_a_talks_folder_that_is_a_link_out_of_the_site(tmp_path: Path,
+                                                                   run_cli) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "talks").symlink_to(outside)
+    for bundle in ([], ["--bundle"]):
+        code, _, err = run_cli("new", "My talk", "-s", str(site), "--date", "2020-01-01",
+                               *bundle)
+        assert code == 1, err
+        assert "talks" in err and "link" in err and "internal error" not in err
+    assert list(outside.iterdir()) == []
+
+
+def test_new_refuses_a_bundle_folder_that_is_a_link(tmp_path: Path, run_cli) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    site = tmp_path / "site"
+    (site / "talks").mkdir(parents=True)
+    (site / "talks" / "my-talk").symlink_to(outside / "made")  # to nothing yet
+    code, _, err = run_cli("new", "My talk", "-s", str(site), "--date", "2020-01-01",
+                           "--bundle")
+    assert code == 1, err
+    assert "talks/my-talk" in err and "internal error" not in err
+    assert list(outside.iterdir()) == []
+
+
+def test_new_never_writes_through_a_link_at_the_new_files_name(tmp_path: Path,
+                                                               run_cli) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    site = tmp_path / "site"
+    (site / "talks").mkdir(parents=True)
+    (site / "talks" / "my-talk.md").symlink_to(outside / "made.md")  # to nothing yet
+    code, _, err = run_cli("new", "My talk", "-s", str(site), "--date", "2020-01-01")
+    assert code == 1, err
+    assert "talks/my-talk.md" in err and "internal error" not in err
+    assert list(outside.iterdir()) == []

@@ -4,7 +4,7 @@ The front matter is written by tomli-w, so every value is valid TOML whatever th
 title holds (quotes, backslashes, emoji). Before anything is written the new file is
 read back through the model, exactly as `build` will read it: a time that does not
 exist in the zone, or an end before the start, is reported and nothing is written.
-A file is never overwritten: it is created with O_EXCL.
+A file is never overwritten, and never written through a link: safefile.py.
 
 Slugs are ASCII: accents are dropped (é -> e), a few letters are spelled out (ß -> ss,
 ø -> o), Greek and Cyrillic are transliterated letter by letter. Other scripts (CJK,
@@ -36,7 +36,7 @@ from ..content.fields import make_talk
 from ..content.frontmatter import FrontMatterError, split
 from ..content.loader import BUNDLE_INDEX, RESERVED_SLUGS, TALKS_DIR, find_talk_files
 from ..diagnostics import Diagnostic
-from .safefile import create_new
+from .safefile import Refused, check_folders, create_new
 
 MAX_SLUG = 60
 
@@ -194,7 +194,7 @@ def taken_by(site_dir: Path, slug: str) -> Path | None:
     """A talk file that already has `slug`, by its name or its `slug` key."""
     talks = site_dir / TALKS_DIR
     for candidate in (talks / f"{slug}.md", talks / slug / BUNDLE_INDEX, talks / slug):
-        if candidate.exists():
+        if os.path.lexists(candidate):  # a link to nothing takes the name too
             return candidate
     if not talks.is_dir():
         return None
@@ -220,6 +220,10 @@ def create(site_dir: Path, talk: NewTalk, config: Config) -> Path:
     problem = slug_problem(slug)
     if problem is not None:
         raise NewTalkError(*problem)
+    try:  # the talks already there are read first: never through a link out of the site
+        check_folders(site_dir, site_dir / TALKS_DIR)
+    except Refused as exc:
+        raise _refused(exc) from None
     other = taken_by(site_dir, slug)
     if other is not None:
         raise NewTalkError(f"a talk with the slug {slug!r} exists already: {other}",
@@ -234,11 +238,17 @@ def create(site_dir: Path, talk: NewTalk, config: Config) -> Path:
         raise NewTalkError("the new talk would not build; nothing was written",
                            diagnostics=problems)
     try:
-        create_new(path, text.encode("utf-8"))
+        create_new(site_dir, path, text.encode("utf-8"))
+    except Refused as exc:
+        raise _refused(exc) from None
     except FileExistsError:
         raise NewTalkError(f"{path} exists already; it was left as it is",
                            "choose another slug with --slug") from None
     return path
+
+
+def _refused(exc: Refused) -> NewTalkError:
+    return NewTalkError("nothing was written", diagnostics=[exc.diagnostic()])
 
 
 def _check(text: str, path: Path, slug: str, config: Config) -> list[Diagnostic]:

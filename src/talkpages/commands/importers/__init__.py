@@ -26,6 +26,7 @@ from ...content.config import CONFIG_NAME, Config, check_timezone, load_config
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...diagnostics import Diagnostic, display_path
 from ..console import plural
+from ..safefile import Refused, check_folders
 from . import academicpages, hugo
 from .authors import import_speakers
 from .convert import Converter
@@ -78,6 +79,11 @@ def import_site(kind: str, source: Path, site_dir: Path,
         report.problems.append(Diagnostic(
             source, "no talk files found", hint="give the site's folder (holding content/talk/ "
             "or content/event/; _talks/ for academicpages) or a folder of talk files"))
+        return report
+    try:  # the talks there are read for their slugs: never through a link out of the site
+        check_folders(site_dir, site_dir / TALKS_DIR)
+    except Refused as exc:
+        report.problems.append(exc.diagnostic())
         return report
     zones = ZoneReading(zone, options.assume_local_z)
     converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
@@ -206,7 +212,7 @@ def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
                    ) -> tuple[Config | None, bool]:
     """The config of the site imported into, and whether to write one with `zone`;
     the report says what became of the zone and where it came from (`origin`)."""
-    if not (site_dir / CONFIG_NAME).exists():
+    if not os.path.lexists(site_dir / CONFIG_NAME):  # a link is the loader's to judge
         report.config_note = (f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone "
                               f"({origin})" if zone != "UTC" else
                               f"Naive times are read as UTC ({origin})")

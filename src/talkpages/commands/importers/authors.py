@@ -14,13 +14,15 @@ as they were and the pages show the name:
   with a remark; a `website`, or a social link with a globe/home icon, -> `url`.
 
 - the photo beside the profile (`avatar.jpg`, `.png`, `.webp`) is copied to
-  `speakers/<slug of the id>.<ext>` and becomes `photo` (never over another file).
+  `speakers/<slug of the id>.<ext>` and becomes `photo` (never over another file, and
+  never through a link: safefile.py).
 
 An existing `speakers.toml` is never changed: the report names the people it lacks.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,7 @@ from ...content.links import read
 from ...content.model import slugify
 from ...content.speakers import PHOTO_SUFFIXES, SPEAKERS_NAME, load_speakers, parse_speakers
 from ...diagnostics import Diagnostic
-from ..safefile import create_new
+from ..safefile import Refused, create_new, create_or_match, read_existing
 from ..scaffold import toml
 from .sources import read_source
 
@@ -122,7 +124,7 @@ def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
     if not tables:
         return {}
     target = site_dir / SPEAKERS_NAME
-    if not target.exists():
+    if not os.path.lexists(target):
         for key, table in tables.items():
             photo = _copy_avatar(profiles.get(key) or by_slug[slugify(key)], key, content,
                                  site_dir, problems)
@@ -136,11 +138,14 @@ def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
             "# (content/authors/): keys are what talks write in `authors`.\n\n"
             + toml(tables))
     try:
-        create_new(target, text.encode("utf-8"))
+        create_new(site_dir, target, text.encode("utf-8"))
+    except Refused as exc:
+        problems.append(exc.diagnostic())
+        return {}
     except FileExistsError:
         existing, _ = load_speakers(site_dir)
         missing = sorted(set(tables) - set(existing))
-        if target.read_text(encoding="utf-8") != text and missing:
+        if read_existing(site_dir, target, len(text.encode())) != text.encode() and missing:
             problems.append(Diagnostic(
                 target, f"left as it is: it has no entry for {', '.join(missing)}, whose "
                 "profiles the old site has", severity="warning",
@@ -170,13 +175,13 @@ def _copy_avatar(profile: Path, key: str, content: Path, site_dir: Path,
         return ""
     name = f"speakers/{slugify(key)}{avatar.suffix.lower()}"
     try:
-        (site_dir / "speakers").mkdir(parents=True, exist_ok=True)
-        create_new(site_dir / name, data)
-    except FileExistsError:
-        if (site_dir / name).read_bytes() != data:
+        if create_or_match(site_dir, site_dir / name, data) == "differs":
             problems.append(Diagnostic(site_dir / name, "left as it is: the photo of "
                                        f"{key} was not copied over it", severity="warning"))
             return ""
+    except Refused as exc:  # a link where the photo goes: nothing through it
+        problems.append(exc.diagnostic())
+        return ""
     except OSError as exc:
         problems.append(Diagnostic(site_dir / name, f"cannot copy the photo: {exc}",
                                    severity="warning"))

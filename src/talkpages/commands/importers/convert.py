@@ -6,14 +6,15 @@ write is read back through the model with the new site's config, and the two tal
 must agree on every field (title, times to the offset, links, …). A file that fails
 either reading is reported with its own path and line and not written.
 
-Writing never replaces anything: a file is created with O_EXCL; one that exists with
-the same bytes counts as already imported (so an import can run twice), one that
-differs is left alone and reported.
+Writing never replaces anything and never goes through a link (safefile.py); a file that
+exists with the same bytes counts as already imported (so an import can run twice), one
+that differs is left alone and reported.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from ...content.lint import raw_html
 from ...content.loader import BUNDLE_INDEX, TALKS_DIR
 from ...content.model import Image, Talk, slugify
 from ...diagnostics import Diagnostic
-from ..safefile import create_new
+from ..safefile import Refused, create_or_match
 from ..scaffold import toml
 from .sources import bundle_files, raw_body, read_source
 
@@ -277,32 +278,33 @@ class Converter:
                files: tuple[str, ...], outcome: Outcome) -> None:
         other = (target.parent.with_suffix(".md") if candidate.bundle else
                  target.with_suffix("") / BUNDLE_INDEX)
-        if other.exists():
+        if os.path.lexists(other):
             outcome.problems.append(Diagnostic(
                 candidate.path, f"not imported: {other} is the same talk in the other form; "
                 "it was left as it is", 1, 1, severity="warning"))
             return
-        state = _create(target, document)
-        if state == "differs":
-            outcome.problems.append(Diagnostic(
-                candidate.path, f"not imported: {target} exists and differs; it was left as "
-                "it is", 1, 1, severity="warning",
-                hint="delete it first to import this file again"))
-            return
-        if state == "created":
-            outcome.written = target
-        else:
-            outcome.unchanged = target
-        assert candidate.bundle is not None or not files
-        for name in files:
-            source = candidate.bundle / name  # type: ignore[operator]
-            state = _create(target.parent / name, source)
-            if state == "created":
-                outcome.copied += 1
-            elif state == "differs":
+        try:
+            state = create_or_match(self.site_dir, target, document)
+            if state == "differs":
                 outcome.problems.append(Diagnostic(
-                    source, f"not copied: {target.parent / name} exists and differs",
-                    severity="warning"))
+                    candidate.path, f"not imported: {target} exists and differs; it was left "
+                    "as it is", 1, 1, severity="warning",
+                    hint="delete it first to import this file again"))
+                return
+            outcome.written, outcome.unchanged = (target, None) if state == "created" else \
+                (None, target)
+            assert candidate.bundle is not None or not files
+            for name in files:
+                source = candidate.bundle / name  # type: ignore[operator]
+                state = create_or_match(self.site_dir, target.parent / name, source.read_bytes())
+                if state == "created":
+                    outcome.copied += 1
+                elif state == "differs":
+                    outcome.problems.append(Diagnostic(
+                        source, f"not copied: {target.parent / name} exists and differs",
+                        severity="warning"))
+        except Refused as exc:  # a link where the talk goes: nothing through it
+            outcome.problems.append(exc.diagnostic())
 
 
 PAGE_DATES = ("publishdate", "lastmod", "expirydate")
@@ -323,19 +325,6 @@ def _page_dates(problems: list[Diagnostic]) -> dict[str, Diagnostic]:
             "without it", hint=problem.hint or "write the date as 2019-05-22 or "
             "2019-05-22T14:50:00 and add it again")
     return found
-
-
-def _create(path: Path, content: bytes | Path) -> str:
-    """"created", "same" or "differs"; never replaces a file."""
-    data = content.read_bytes() if isinstance(content, Path) else content
-    try:
-        create_new(path, data)
-        return "created"
-    except FileExistsError:
-        try:
-            return "same" if path.read_bytes() == data else "differs"
-        except OSError:
-            return "differs"
 
 
 def _own(data: Mapping[str, Any], key: str) -> bool:

@@ -18,7 +18,8 @@ forbids them in TEXT values, and talk text cannot hold them (characters.py), so 
 written with them would be refused by the very loader that checks the import.
 
 An event that changes one occurrence of a series (RECURRENCE-ID) is reported, not
-imported. Files are created, never replaced; an import run again changes nothing.
+imported. Files are created, never replaced, never through a link; an import run again
+changes nothing.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from ...content.config import Config, load_config
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...content.model import slugify
 from ...diagnostics import Diagnostic
-from ..safefile import create_new
+from ..safefile import Refused, check_folders, create_or_match
 from ..scaffold import slug_for
 
 UTC = timezone.utc
@@ -61,6 +62,11 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
     config, problems = load_config(site_dir)
     if any(p.is_error for p in problems):
         report.problems += problems
+        return report
+    try:  # the talks there are read for their slugs: never through a link out of the site
+        check_folders(site_dir, site_dir / TALKS_DIR)
+    except Refused as exc:
+        report.problems.append(exc.diagnostic())
         return report
     taken = _existing(site_dir, config)
     event_name = str(calendar.get("X-WR-CALNAME") or calendar.get("NAME") or "")
@@ -84,22 +90,26 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
         text = "+++\n" + tomli_w.dumps(data) + "+++\n" + (body + "\n" if body else "")
         target = site_dir / TALKS_DIR / f"{slug}.md"
         try:
-            create_new(target, text.encode("utf-8"))
-            report.written.append(target)
-            taken[slug] = data.get("uid", "")
-        except FileExistsError:
-            if target.read_bytes() == text.encode("utf-8"):
-                report.unchanged.append(target)
-            else:
-                report.problems.append(Diagnostic(
-                    target, f"{where} not imported: this file exists with other content",
-                    hint="move it aside, or import into another site with -s"))
-                report.failed.append(source)
+            state = create_or_match(site_dir, target, text.encode("utf-8"))
+        except Refused as exc:
+            report.problems.append(exc.diagnostic())
+            report.failed.append(source)
+            continue
         except OSError as exc:
             report.problems.append(Diagnostic(target, f"{where} not written: {exc}"))
             report.failed.append(source)
-        else:
+            continue
+        if state == "created":
+            report.written.append(target)
+            taken[slug] = data.get("uid", "")
             _check_loads(target, slug, config, report)
+        elif state == "same":
+            report.unchanged.append(target)
+        else:
+            report.problems.append(Diagnostic(
+                target, f"{where} not imported: this file exists with other content",
+                hint="move it aside, or import into another site with -s"))
+            report.failed.append(source)
     return report
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...content.config import CONFIG_NAME, OPTIONS, Config
 from ...diagnostics import Diagnostic
-from ..safefile import create_new
+from ..safefile import Refused, create_new
 from ..scaffold import toml
 
 ORDER = ("title", "base_url", "language", "timezone", "unsafe_html")
@@ -98,7 +98,10 @@ def write_new(site_dir: Path, settings: dict[str, Any], problems: list[Diagnosti
         lines.append("# unsafe_html: raw HTML of the talks is let through; keep it only "
                      "while every author of a talk file is trusted.")
     try:
-        create_new(path, ("\n".join(lines) + "\n" + toml(ordered)).encode("utf-8"))
+        create_new(site_dir, path, ("\n".join(lines) + "\n" + toml(ordered)).encode("utf-8"))
+    except Refused as exc:
+        problems.append(exc.diagnostic())
+        return False
     except FileExistsError:
         return False
     except OSError as exc:
