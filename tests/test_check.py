@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -167,3 +168,33 @@ def test_example_site_checks_without_errors(run_cli) -> None:
     code, out, err = run_cli("check", "-s", str(ROOT), "--now", NOW_ARG)
     assert code == 0, err
     assert "18 talks checked: no errors" in out
+
+
+def test_raw_html_in_a_body_of_backtick_runs_is_found_in_linear_time() -> None:
+    # runs of 1 to 119 backticks, none closed: 55 s for `check` with a regular
+    # expression that looked for each run's closer at every character after it
+    body = " ".join("`" * n for n in range(1, 120)) + "\n<iframe src=x>\n"
+    start = time.perf_counter()
+    # each run of the second body closes the run of its length in the first: the
+    # first two <iframe>s are code, the third, on line 5, is not
+    assert lint.raw_html(body * 3) == (["<iframe>"], 5)
+    assert time.perf_counter() - start < 2
+    fence = "```" + "`" * 100_000  # one line, no newline after it: not a fence
+    start = time.perf_counter()
+    assert lint.raw_html(fence + "<b>") == (["<b>"], 0)
+    assert time.perf_counter() - start < 2
+
+
+@pytest.mark.parametrize("text, found", [
+    ("`<b>` <i>", (["<i>"], 0)),
+    ("`` <b> ` ``\n<i>", (["<i>"], 1)),
+    ("``<b>`", (["<b>"], 0)),
+    ("\\`<b>`", (["<b>"], 0)),
+    ("`<b>\n\n` <i>", (["<b>", "<i>"], 0)),
+    ("```\n<b>\n```\n<i>\n", (["<i>"], 3)),
+    ("  ~~~~ py\n<b>\n~~~\n~~~~  \n\n<i>", (["<i>"], 5)),  # a shorter fence closes none
+    ("```\n<b>\n", ([], 0)),  # open to the end
+    ("    ```\n<b>\n```\n", (["<b>"], 1)),  # four spaces: no fence
+])
+def test_raw_html_outside_code_spans_and_fences(text: str, found: tuple[list[str], int]) -> None:
+    assert lint.raw_html(text) == found

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 
 from talkpages.output.markup import to_html
@@ -207,3 +210,36 @@ def test_same_html_as_cmarkgfm_itself():
     text = "# T\n\n~~x~~ www.e.org\n\n- [x] done\n\n| a |\n|---|\n| b |\n\n```py\nx\n```\n"
     options = Options.CMARK_OPT_VALIDATE_UTF8 | Options.CMARK_OPT_FOOTNOTES
     assert to_html(text) == cmarkgfm.github_flavored_markdown_to_html(text, options=options)
+
+
+def test_backtick_runs_of_many_lengths_render_in_linear_time():
+    # runs of 1 to 119 backticks, none closed: 30 s in a regular expression that looked
+    # for each run's closer at every character after it
+    body = " ".join("`" * n for n in range(1, 120)) + " <b>"
+    start = time.perf_counter()
+    html = to_html(body * 20)
+    assert time.perf_counter() - start < 2
+    assert "&lt;b&gt;" in html and "<b>" not in html
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("`` a ` <b> ``", True),  # closed by the run of as many, not by the single one
+    ("``a<b>`", False),  # no run of two closes it
+    ("``a<b>` ```", False),  # nor a run of three
+    ("```<b>``` `x`", True),
+    ("\\`<b>`", False),  # an escaped backtick opens nothing
+    ("\\``<b>`", True),  # the backtick after the escaped one opens a span
+    ("\\\\`<b>`", True),  # an escaped backslash escapes no backtick
+    ("`<b>\nsame paragraph`", True),
+    ("`<b>\n  \nnext paragraph`", False),
+    ("<http://x.org/`> `<b>`", True),  # the autolink starts first, then the span
+])
+def test_code_spans_follow_commonmark(text, kept):
+    html = to_html(text)
+    assert bool(re.search(r"<code>[^<]*&lt;b&gt;", html)) == kept
+    assert "<b>" not in html and "&amp;lt;" not in html
+
+
+def test_an_escaped_less_than_is_shown_as_itself():
+    assert to_html("a \\<b> c") == "<p>a &lt;b&gt; c</p>\n"
+    assert to_html("a \\\\<b> c") == "<p>a \\&lt;b&gt; c</p>\n"

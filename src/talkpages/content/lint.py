@@ -33,6 +33,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..diagnostics import Diagnostic
 from . import fields
+from .codespans import code_spans
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .loader import BUNDLE_INDEX
 from .model import Site, Talk
@@ -282,9 +283,7 @@ def too_long(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
 
 # Raw HTML ------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)",
-                    re.MULTILINE | re.DOTALL)
-_CODE_SPAN = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.DOTALL)
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")  # at the start of a line
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])(?:\s[^<>]*)?/?>|<!--")
 
 
@@ -294,18 +293,44 @@ def raw_html(text: str) -> tuple[list[str], int]:
     and the line of the first, counted from 0."""
     if "<" not in text:
         return [], 0
-    def blank(match: re.Match[str]) -> str:
-        return "\n" * match.group(0).count("\n")
-    text = _CODE_SPAN.sub(blank, _FENCE.sub(blank, text))
-    found: list[str] = []
+    text = _without_fences(text)
+    pieces = []
+    last = 0
+    for start, end in code_spans(text):
+        pieces += [text[last:start], "\n" * text.count("\n", start, end)]
+        last = end
+    text = "".join(pieces) + text[last:]
+    found: dict[str, None] = {}  # in order, each once
     first = 0
     for match in _TAG.finditer(text):
         name = f"<{match.group(2).lower()}>" if match.group(2) else "<!-- -->"
         if not found:
             first = text.count("\n", 0, match.start())
-        if name not in found:
-            found.append(name)
-    return found, first
+        found[name] = None
+    return list(found), first
+
+
+def _without_fences(text: str) -> str:
+    """`text` with the lines of its fenced code blocks emptied: from a line of three or
+    more backticks or tildes (indented by up to three spaces, with a line after it) to
+    a line of the same fence alone, or to the end."""
+    out = []
+    fence = ""
+    position = 0
+    while position < len(text):
+        newline = text.find("\n", position)
+        end = len(text) if newline < 0 else newline
+        line = text[position:end]
+        if fence:
+            indent = len(line) - len(line.lstrip(" "))
+            if indent <= 3 and line[indent:].rstrip(" \t") == fence:
+                fence = ""
+            line = ""
+        elif newline >= 0 and (opener := _FENCE.match(line)):
+            fence, line = opener.group(1), ""
+        out.append(line)
+        position = end + 1
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 
 
 def escaped_html(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:

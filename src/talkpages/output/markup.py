@@ -25,14 +25,14 @@ from cmarkgfm import _cmark, cmark
 from cmarkgfm.cmark import Options
 
 from ..content.characters import FORBIDDEN
+from ..content.codespans import code_spans
 from . import mathml
 
 _SAFE = Options.CMARK_OPT_VALIDATE_UTF8 | Options.CMARK_OPT_FOOTNOTES
 _UNSAFE = _SAFE | Options.CMARK_OPT_UNSAFE
-# Inline code (within one paragraph, not opened by an escaped backtick) and autolinks:
-# the places where `<` must stay as it is.
-_KEEP = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)"
-                   r"|<(?:https?|mailto):[^\s<>]*>|<[\w.+-]+@[\w.-]+>", re.DOTALL)
+# Autolinks, which like inline code (codespans.py) are where `<` must stay as it is.
+# Linear: an attempt stops at the next `<`, where the next one starts.
+_AUTOLINK = re.compile(r"<(?:https?|mailto):[^\s<>]*>|<[\w.+-]+@[\w.-]+>")
 
 
 def to_html(text: str, *, unsafe: bool = False, math: bool = False,
@@ -133,9 +133,18 @@ def _escape_prose(text: str) -> str:
         return text
     pieces = []
     last = 0
-    for match in _KEEP.finditer(text):
-        pieces.append(text[last:match.start()].replace("<", "&lt;"))
-        pieces.append(match.group(0))
-        last = match.end()
-    pieces.append(text[last:].replace("<", "&lt;"))
+    for start, end in code_spans(text, _AUTOLINK):
+        pieces += [_escape_less_than(text[last:start]), text[start:end]]
+        last = end
+    pieces.append(_escape_less_than(text[last:]))
     return "".join(pieces)
+
+
+def _escape_less_than(prose: str) -> str:
+    """Each `<` as `&lt;`, but one a backslash escapes already (`\\<`, shown as `<`):
+    there `&lt;` would be shown as written."""
+    parts = prose.split("<")
+    for i, part in enumerate(parts[:-1]):
+        escaped = (len(part) - len(part.rstrip("\\"))) % 2
+        parts[i] = part + ("<" if escaped else "&lt;")
+    return "".join(parts)
