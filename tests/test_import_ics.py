@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import feedclients
-from talkpages.commands.importers import ics
+from talkpages.commands.importers import sources
 from talkpages.content.loader import LoadOptions
 
 from conftest import build, render, require_tool
@@ -151,7 +151,7 @@ def test_import_ics_of_a_folder_missing_pipe_or_unreadable_path_is_a_clear_error
         source.mkdir()
     elif kind == "pipe":
         os.mkfifo(source)
-        monkeypatch.setattr(ics, "WRITER_WAIT", 0.2)
+        monkeypatch.setattr(sources, "WRITER_WAIT", 0.2)
     elif kind == "unreadable":
         source.write_bytes(PRETALX.read_bytes())
         _unreadable(monkeypatch, source)
@@ -190,7 +190,7 @@ def test_import_ics_reads_a_pipe_that_something_writes_into(
         source = tmp_path / "feed.ics"
         os.mkfifo(source)
 
-        monkeypatch.setattr(ics, "WRITER_WAIT", 0.5)
+        monkeypatch.setattr(sources, "WRITER_WAIT", 0.5)
 
         def write() -> None:
             if how != "fifo":
@@ -210,3 +210,104 @@ def test_import_ics_reads_a_pipe_that_something_writes_into(
     writer.join(10)
     assert code == 0, err
     assert "Imported 1 talk" in out
+
+
+REFUSED = """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//test//EN
+BEGIN:VEVENT
+UID:fine@example.org
+SUMMARY:Fine talk
+DTSTART:20250612T143000Z
+END:VEVENT
+BEGIN:VEVENT
+UID:secondly@example.org
+SUMMARY:Every second
+DTSTART:20250612T143000Z
+RRULE:FREQ=SECONDLY
+END:VEVENT
+BEGIN:VEVENT
+UID:backwards@example.org
+SUMMARY:Backwards
+DTSTART:20250612T143000Z
+DTEND:20250612T133000Z
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+def test_import_ics_imports_only_events_the_loader_accepts(run_cli, tmp_path: Path) -> None:
+    """An event the loader refuses (RRULE:FREQ=SECONDLY, an end before the start) was
+    written as a talk the next build failed on, and counted as imported."""
+    source = tmp_path / "feed.ics"
+    source.write_text(REFUSED, encoding="utf-8")
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "ics", str(source), "-s", str(site))
+    assert code == 1
+    assert "Imported 1 talk " in out
+    assert [p.name for p in (site / "talks").iterdir()] == ["fine-talk.md"]
+    assert "feed.ics:13: error: event 2 (secondly@example.org) not imported (RRULE)" in err
+    assert "FREQ=DAILY, WEEKLY, MONTHLY or YEARLY" in err
+    assert "feed.ics:19: error: event 3 (backwards@example.org) not imported (DTEND)" in err
+    assert "internal error" not in err
+    assert render(site, LoadOptions(now=datetime(2025, 1, 1, tzinfo=timezone.utc))).ok
+
+
+@pytest.mark.parametrize("zone", ["../../etc/passwd", "Mars/Olympus", "Europe/Ber\x1blin"])
+def test_import_ics_names_a_tzid_that_is_no_known_zone(run_cli, tmp_path: Path,
+                                                       zone: str) -> None:
+    """A TZID that is no IANA zone (and no VTIMEZONE of the file) was dropped without a
+    word: the time was read as the site's own zone."""
+    source = tmp_path / "feed.ics"
+    source.write_text(ONE_EVENT.decode().replace(
+        "DTSTART:20250612T143000Z", f"DTSTART;TZID={zone}:20250612T143000"),
+        encoding="utf-8", newline="")
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "ics", str(source), "-s", str(site))
+    assert code == 1
+    assert "feed.ics:7: error: event 1 (one@example.org) not imported (DTSTART)" in err
+    assert ("is not a known time zone" in err or "cannot be read" in err) and "\x1b" not in err
+    assert not (site / "talks").exists() or not list((site / "talks").iterdir())
+
+
+def test_import_ics_keeps_a_zone_the_calendar_defines(run_cli, tmp_path: Path) -> None:
+    source = tmp_path / "feed.ics"
+    zone = ("BEGIN:VTIMEZONE\r\nTZID:W. Europe Standard Time\r\nBEGIN:STANDARD\r\n"
+            "DTSTART:16010101T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n"
+            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\n"
+            "DTSTART:16010101T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
+            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n")
+    text = ONE_EVENT.decode().replace("BEGIN:VEVENT", zone + "BEGIN:VEVENT").replace(
+        "DTSTART:20250612T143000Z", "DTSTART;TZID=W. Europe Standard Time:20250612T143000")
+    source.write_text(text, encoding="utf-8", newline="")
+    site = tmp_path / "site"
+    code, out, err = run_cli("import", "ics", str(source), "-s", str(site))
+    assert code == 0, err
+    assert "date = 2025-06-12 12:30:00+00:00" in (site / "talks/piped.md").read_text()
+
+
+def test_import_ics_a_talks_folder_link_is_refused_before_anything_is_read(
+        run_cli, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("+++\ntitle = 'Secret'\ndate = 2020-01-01\n+++\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "talks").symlink_to(outside)
+    source = tmp_path / "feed.ics"
+    source.write_bytes(ONE_EVENT)
+    code, _, err = run_cli("import", "ics", str(source), "-s", str(site))
+    assert code == 1 and "talks: error: this folder is a link" in err
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.md"]
+
+
+def test_import_ics_counts_an_event_with_two_errors_once(run_cli, tmp_path: Path) -> None:
+    source = tmp_path / "feed.ics"
+    source.write_text(REFUSED.replace("DTEND:20250612T133000Z",
+                                      "GEO:200;10\nRRULE:FREQ=SECONDLY"),
+                      encoding="utf-8")
+    code, out, err = run_cli("import", "ics", str(source), "-s", str(tmp_path / "site"))
+    assert code == 1
+    assert "feed.ics:19: error: event 3 (backwards@example.org) not imported (GEO)" in err
+    assert "feed.ics:20: error: event 3 (backwards@example.org) not imported (RRULE)" in err
+    assert "2 files not imported" in err  # events 2 and 3

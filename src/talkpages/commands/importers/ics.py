@@ -17,16 +17,20 @@ Control characters are dropped from every text, with a remark in the report: RFC
 forbids them in TEXT values, and talk text cannot hold them (characters.py), so a talk
 written with them would be refused by the very loader that checks the import.
 
-An event that changes one occurrence of a series (RECURRENCE-ID) is reported, not
-imported. Files are created, never replaced, never through a link; an import run again
-changes nothing.
+Only what loads is imported: each talk is read back through the loader before it is
+written, and an event it refuses (RRULE:FREQ=SECONDLY, an end before the start) is
+reported at its line of the .ics file, its property's or its BEGIN:VEVENT's, and not
+written. A TZID that is neither an IANA zone nor a VTIMEZONE of the file is such an
+error too, not a warning: the time would be read in the site's zone instead, and the
+talk would be published at a time that may be hours off, to people who subscribed to
+the feed. An event that changes one occurrence of a series (RECURRENCE-ID) is
+reported, not imported. Files are created, never replaced, never through a link; an
+import run again changes nothing.
 """
 
 from __future__ import annotations
 
-import os
-import select
-import stat
+import re
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -37,16 +41,24 @@ import tomli_w
 
 from ...content.characters import FORBIDDEN
 from ...content.config import Config, load_config
+from ...content.fields import make_talk
+from ...content.frontmatter import split
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...content.model import slugify
 from ...diagnostics import Diagnostic
 from ..safefile import Refused, check_folders, create_or_match
 from ..scaffold import slug_for
+from .sources import calendar_bytes
 
 UTC = timezone.utc
 STATUS = {"CANCELLED": "cancelled", "TENTATIVE": "tentative", "CONFIRMED": "confirmed"}
-MAX_BYTES = 32 * 1024 * 1024
-WRITER_WAIT = 3.0  # seconds a named pipe may wait for its writer
+# the property of the event each key of a talk comes from
+PROPERTY = {"title": "SUMMARY", "date": "DTSTART", "date_end": "DTEND", "timezone": "DTSTART",
+            "all_day": "DTSTART", "location": "LOCATION", "uid": "UID", "tags": "CATEGORIES",
+            "status": "STATUS", "sequence": "SEQUENCE", "recurrence": "RRULE",
+            "exdates": "EXDATE", "coordinates": "GEO", "links": "URL", "body": "DESCRIPTION"}
+_KEY = re.compile(r"\[*([A-Za-z0-9_-]+)")
+Lines = dict[str, int]  # BEGIN and each property of an event -> its line in the file
 
 
 def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
@@ -70,13 +82,25 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
         return report
     taken = _existing(site_dir, config)
     event_name = str(calendar.get("X-WR-CALNAME") or calendar.get("NAME") or "")
-    for number, event in enumerate(found, 1):
+    for number, (event, lines) in enumerate(found, 1):
         where = f"event {number} ({event.get('UID', 'no UID')})"
+        broken = next((name for name in [*PROPERTY.values(), "DURATION"]
+                       if name in lines and name not in event), None)
+        if broken is not None:  # a line the library could not read, and left out
+            _refuse(report, source, f"{where} not imported ({broken}): the line cannot be "
+                    "read as iCalendar", lines, prop=broken)
+            continue
         try:
             data, body = _talk(event, event_name)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            report.problems.append(Diagnostic(source, f"{where} not imported: {exc}"))
-            report.failed.append(source)
+            _refuse(report, source, f"{where} not imported: {exc}", lines)
+            continue
+        zone = _unknown_zone(event)
+        if zone is not None:
+            _refuse(report, source, f"{where} not imported ({zone[0]}): its TZID {zone[1]!r} "
+                    "is not a known time zone (an IANA name such as Europe/Berlin, or a "
+                    "VTIMEZONE of the calendar)", lines, prop=zone[0],
+                    hint="give the property an IANA zone, or write its time in UTC (…Z)")
             continue
         dropped = _drop_controls(data) + len(FORBIDDEN.findall(body))
         if dropped:
@@ -85,10 +109,16 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
                 source, f"{where}: {dropped} control "
                 f"{'character' if dropped == 1 else 'characters'} dropped from its text "
                 "(RFC 5545 forbids them, and pages and calendar feeds cannot carry them)",
-                severity="warning"))
+                lines.get("BEGIN"), severity="warning"))
         slug = _free_slug(slug_for(data["title"], data["date"]), data.get("uid", ""), taken)
         text = "+++\n" + tomli_w.dumps(data) + "+++\n" + (body + "\n" if body else "")
         target = site_dir / TALKS_DIR / f"{slug}.md"
+        _, refused = make_talk(split(text), target, slug, config)  # as `check` reads it
+        errors = [p for p in refused if p.is_error]
+        for index, problem in enumerate(errors):  # the event counts once as failed
+            _refuse(report, source, where, lines, problem, text, count=index == 0)
+        if errors:
+            continue
         try:
             state = create_or_match(site_dir, target, text.encode("utf-8"))
         except Refused as exc:
@@ -102,7 +132,6 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
         if state == "created":
             report.written.append(target)
             taken[slug] = data.get("uid", "")
-            _check_loads(target, slug, config, report)
         elif state == "same":
             report.unchanged.append(target)
         else:
@@ -113,7 +142,24 @@ def import_calendar(source: Path, site_dir: Path, report: Any) -> Any:
     return report
 
 
-def _read(source: Path, report: Any) -> tuple[icalendar.Calendar, list[Any]] | None:
+def _refuse(report: Any, source: Path, what: str, lines: Lines,
+            problem: Diagnostic | None = None, text: str = "", *, prop: str = "",
+            hint: str | None = None, count: bool = True) -> None:
+    """An event not imported (`what`: which, or the whole message), at the line of the
+    property `prop` in the file, else of its BEGIN; `problem`: the loader's error in the
+    talk's `text`, which names the key and so the property."""
+    if problem is not None:
+        prop = _property(text, problem.line, lines)
+        what = f"{what} not imported" + (f" ({prop})" if prop else "") + f": {problem.message}"
+        hint = problem.hint
+    report.problems.append(Diagnostic(source, what, lines.get(prop) or lines.get("BEGIN"),
+                                      hint=hint))
+    if count:
+        report.failed.append(source)
+
+
+def _read(source: Path, report: Any,
+          ) -> tuple[icalendar.Calendar, list[tuple[Any, Lines]]] | None:
     data, problem = calendar_bytes(source)
     if data is None:
         assert problem is not None
@@ -124,83 +170,75 @@ def _read(source: Path, report: Any) -> tuple[icalendar.Calendar, list[Any]] | N
     except (ValueError, IndexError, KeyError) as exc:
         report.problems.append(Diagnostic(source, f"not an iCalendar file: {exc}"))
         return None
+    events = calendar.walk("VEVENT")
+    lines = event_lines(data)
+    if len(lines) != len(events):  # read otherwise than the library did: no lines
+        lines = [{} for _ in events]
     found = []
-    for event in calendar.walk("VEVENT"):
+    for event, at in zip(events, lines, strict=True):
         if "RECURRENCE-ID" in event:
             report.problems.append(Diagnostic(
                 source, f"the change to one occurrence of {event.get('UID')} on "
                 f"{event.get('RECURRENCE-ID').to_ical().decode()} is not imported; edit the "
-                "series' `exdates` or add that date as its own talk", severity="warning"))
+                "series' `exdates` or add that date as its own talk",
+                at.get("RECURRENCE-ID"), severity="warning"))
             continue
-        found.append(event)
+        found.append((event, at))
     return calendar, found
 
 
-def _first_bytes(descriptor: int) -> bytes | None:
-    """What a named pipe opened without blocking holds so far, or None when no writer
-    comes within WRITER_WAIT seconds. `<(curl …)` hands over a pipe whose writer is there
-    already (a read finds nothing yet, or some bytes); a program that opens a named pipe
-    for writing may come a moment after the import opened it (a read finds the end). On
-    Linux a pipe that never had a writer polls as not ready, so poll waits for a writer's
-    first bytes or its close; a writer that came and is still silent is waited for."""
-    try:
-        first = os.read(descriptor, 65536)
-    except BlockingIOError:  # a writer, with nothing written yet
-        return b""
-    if first:
-        return first
-    poller = select.poll()
-    poller.register(descriptor, select.POLLIN | select.POLLHUP)
-    events = poller.poll(int(WRITER_WAIT * 1000))
-    try:
-        data = os.read(descriptor, 65536)
-    except BlockingIOError:  # a writer came, and has sent nothing yet
-        return b""
-    return data if data or events else None
+def event_lines(data: bytes) -> list[Lines]:
+    """For each VEVENT of a calendar file, in the order of the file: the line of its
+    BEGIN and the first line of each of its own properties (not those of a VALARM
+    inside it). A folded line (one that starts with a space or a tab) goes on the
+    property above it."""
+    found: list[Lines] = []
+    stack: list[Lines | None] = []  # the components open: an event's lines, or None
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if raw[:1] in (b" ", b"\t"):
+            continue
+        line = raw.rstrip(b"\r").decode("utf-8", "replace")
+        name = re.split("[;:]", line, maxsplit=1)[0].strip().upper()
+        value = line.partition(":")[2].strip().upper()
+        if name == "BEGIN":
+            stack.append({"BEGIN": number} if value == "VEVENT" else None)
+            if value == "VEVENT":
+                found.append(stack[-1])  # type: ignore[arg-type]
+        elif name == "END":
+            if stack:
+                stack.pop()
+        elif stack and stack[-1] is not None:
+            stack[-1].setdefault(name, number)
+    return found
 
 
-def calendar_bytes(source: Path) -> tuple[bytes | None, Diagnostic | None]:
-    """The bytes of the calendar file named on the command line, else why not. A file,
-    or a pipe something writes into (`talkpages import ics <(curl …)`); a folder, a
-    device, a file larger than MAX_BYTES or a pipe that nothing writes into is an
-    error naming the path: opened without blocking, the import never waits for ever."""
-    try:
-        descriptor = os.open(source, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return None, Diagnostic(source, "the calendar file to import does not exist")
-    except OSError as exc:  # no right to read it, a file in the place of a folder
-        return None, Diagnostic(source, f"cannot read the calendar file: "
-                                f"{exc.strerror or exc}")
-    try:
-        kind = os.fstat(descriptor).st_mode
-        if stat.S_ISDIR(kind):
-            return None, Diagnostic(
-                source, "the path to import is a folder, not a calendar file",
-                hint="give the .ics file itself; `talkpages import hugo` or `academicpages` "
-                "read a site's folder")
-        first = b""
-        if stat.S_ISFIFO(kind):
-            joined = _first_bytes(descriptor)
-            if joined is None:
-                return None, Diagnostic(
-                    source, f"nothing writes into this pipe (waited {WRITER_WAIT:g} s): "
-                    "import ics reads a calendar file")
-            first = joined
-            os.set_blocking(descriptor, True)
-        elif not stat.S_ISREG(kind):
-            return None, Diagnostic(source, "this is not a file (a device or a socket): "
-                                    "import ics reads a calendar file")
-        with os.fdopen(os.dup(descriptor), "rb") as file:
-            data = first + file.read(MAX_BYTES + 1 - len(first))
-    except OSError as exc:
-        return None, Diagnostic(source, f"cannot read the calendar file: "
-                                f"{exc.strerror or exc}")
-    finally:
-        os.close(descriptor)
-    if len(data) > MAX_BYTES:
-        return None, Diagnostic(source, f"the calendar file is too large (more than "
-                                f"{MAX_BYTES // 1024 // 1024} MiB)")
-    return data, None
+def _property(text: str, line: int | None, lines: Lines) -> str:
+    """The property of the event that gave the key at `line` of a talk file's `text`
+    (DESCRIPTION for its body); "" when there is none (the line of BEGIN:VEVENT)."""
+    if line is None:
+        return ""
+    rows = text.split("\n")
+    if "+++" in rows[1:line - 1]:
+        return "DESCRIPTION"
+    key = next((m.group(1) for row in reversed(rows[1:line])
+                if (m := _KEY.match(row)) is not None), "")
+    prop = PROPERTY.get(key, "")
+    return "DURATION" if prop == "DTEND" and prop not in lines and "DURATION" in lines \
+        else prop
+
+
+def _unknown_zone(event: Any) -> tuple[str, str] | None:
+    """The first of DTSTART, DTEND and EXDATE whose TZID the library could not read as a
+    zone (it then gives a time without one), with that TZID."""
+    for name in ("DTSTART", "DTEND", "EXDATE"):
+        values = event.get(name)
+        for value in values if isinstance(values, list) else [values] if values else []:
+            zone = value.params.get("TZID")
+            moments = [item.dt for item in getattr(value, "dts", [])] or \
+                [getattr(value, "dt", None)]
+            if zone and any(isinstance(m, datetime) and m.tzinfo is None for m in moments):
+                return name, str(zone)
+    return None
 
 
 def _talk(event: Any, event_name: str) -> tuple[dict[str, Any], str]:
@@ -341,9 +379,3 @@ def _existing(site_dir: Path, config: Config) -> dict[str, str]:
         talk, _ = load_talk(path, slug, config, bundle, through_links=True)
         taken[talk.slug if talk else slugify(path.stem)] = talk.uid if talk else ""
     return taken
-
-
-def _check_loads(path: Path, slug: str, config: Config, report: Any) -> None:
-    talk, problems = load_talk(path, slug, config)
-    if talk is None:
-        report.problems += problems
