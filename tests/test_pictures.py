@@ -207,3 +207,21 @@ def test_social_cards_can_be_drawn_for_all_talks_or_none(make_site: MakeSite) ->
     assert [d.format() for d in result.diagnostics if d.is_error] == [
         f"{site / 'talkpages.toml'}:1: error: config value 'social_cards': expected one of "
         "'upcoming', 'all', 'none'"]
+
+
+def test_a_featured_image_taller_than_webp_allows_is_published_narrower(
+        make_site: MakeSite, run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A 1080 x 20000 screenshot: its copies fit within WebP's 16,383 pixels, whole."""
+    from talkpages.output.pictures import MAX_SIDE, variants
+
+    assert {(v.width, v.height) for v in variants((1080, 20000))} == {(480, 8889), (884, 16370)}
+    assert all(v.height <= MAX_SIDE for v in variants((1, 100_000)))
+    tall = io.BytesIO()
+    Image.new("RGB", (1080, 20000), (200, 30, 30)).save(tall, "PNG")
+    site = make_site({"talks/t/index.md": talk("T"), "talks/t/featured.png": tall.getvalue()})
+    out = tmp_path / "out"
+    code, _, error = run_cli("build", "-q", "-s", str(site), "-o", str(out), "--now", NOW_ARG)
+    assert code == 0, error
+    assert size_and_format((out / "t/featured-884.webp").read_bytes()) == (884, 16370, "WEBP")
+    assert size_and_format((out / "t/featured-884.jpg").read_bytes()) == (884, 16370, "JPEG")
+    assert 'width="884" height="16370"' in (out / "t/index.html").read_text()

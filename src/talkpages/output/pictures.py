@@ -7,7 +7,8 @@ Pillow, from the sizes the loader measured.
 - Its thumbnail in lists: THUMBNAIL_WIDTHS, cut to 3:2 where `focal_point` says.
 - A speaker's photo: FACE_WIDTHS, cut square from the top (a portrait keeps the head).
 - Each width in WebP and in JPEG for the few browsers without WebP; never wider than
-  the original (an image narrower than the smallest width is published at its own).
+  the original (an image narrower than the smallest width is published at its own),
+  nor taller than WebP allows (a narrower copy then: `variants`).
 
 Files are named after the original and their size (`featured-960.webp`,
 `featured-320x213.jpg`), next to where the original would be; a speaker's photo goes
@@ -29,6 +30,7 @@ FEATURED_WIDTHS = (480, 960, 1440)
 THUMBNAIL_WIDTHS = (160, 320)
 FACE_WIDTHS = (128, 256, 512)
 FORMATS = ("webp", "jpeg")
+MAX_SIDE = 16_383  # pixels: the widest and tallest image WebP holds
 SUFFIX = {"webp": "webp", "jpeg": "jpg"}
 RESIZED = (".jpg", ".jpeg", ".png", ".webp")  # an animated GIF, an AVIF: published as is
 
@@ -146,12 +148,21 @@ def _picture(folder: str, file: str, size: tuple[int, int], digest: str,
 def variants(size: tuple[int, int], aspect: float | None = None,
              widths: tuple[int, ...] = FEATURED_WIDTHS) -> list[Variant]:
     """What an image of `size` is published as: each width up to its own (or its own
-    when it is narrower than all), in each format; `aspect`: width / height wanted."""
+    when it is narrower than all), in each format; `aspect`: width / height wanted.
+
+    No copy is taller (or wider) than MAX_SIDE, the most WebP can hold: a copy of a
+    very tall image (a 1080 x 20000 screenshot of a whole web page) is made narrower
+    instead, so that it fits whole. Not cut: the reader is shown all the author put in
+    the picture, as Hugo shows an image it does not resize. Not refused: one odd image
+    does not stop a site's build, and the page looks as it would with a smaller one.
+    The JPEG beside it has the same size, so each width's two formats stay a pair."""
     width, height = size
     ratio = aspect or width / height
     fitting = sorted({w for w in widths if w <= width} or {width})
     if aspect is not None:  # a crop can be no wider than the window that fits
         window = min(width, round(height * aspect))
         fitting = sorted({min(w, window) for w in fitting})
-    return [Variant(w, max(1, round(w / ratio)), fmt) for w in fitting for fmt in FORMATS]
-
+    widest = min(MAX_SIDE, max(1, int(MAX_SIDE * ratio)))  # its height then fits too
+    fitting = sorted({min(w, widest) for w in fitting})
+    return [Variant(w, min(MAX_SIDE, max(1, round(w / ratio))), fmt)
+            for w in fitting for fmt in FORMATS]
