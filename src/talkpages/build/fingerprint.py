@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..content.links import read_settings
+from ..content.links import inside_path, read_settings
 from ..stamps import Snapshot, Stamp, stamp_of
 
 PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
@@ -51,7 +51,7 @@ def read_inputs(site_dir: Path, options: dict[str, object]) -> Inputs:
     digest.update(repr(sorted(options.items())).encode())
     for name in ("talkpages.toml", "speakers.toml", *_photos(site_dir),
                  *site_images(site_dir)):
-        _add_file(digest, site_dir / name, name)
+        _add_file(digest, site_dir, name)
     for folder in (site_dir / "layouts", site_dir / "assets", PACKAGE, PACKAGE / "theme",
                    PACKAGE.parent.parent / "layouts", PACKAGE.parent.parent / "assets"):
         listing = _tree(folder, code=folder is PACKAGE, hidden=folder is not PACKAGE)
@@ -94,12 +94,18 @@ def _toml(site_dir: Path, name: str, words: tuple[str, ...]) -> dict[str, object
     return tables
 
 
-def _add_file(digest: hashlib.blake2b, path: Path, label: str) -> None:
-    try:
-        found: Stamp | str = stamp_of(path.stat())
-    except OSError as exc:
-        found = type(exc).__name__
-    digest.update(f"{label}\0{found}\n".encode("utf-8", "surrogateescape"))
+def _add_file(digest: hashlib.blake2b, site_dir: Path, name: str) -> None:
+    """The stamp of the file `name` of the site, as a setting gives it, or the error met
+    stamping it (a name longer than the system takes). A name that is no path inside
+    the site (absolute, "..", a NUL) is not looked for: the loader reports it, and its
+    text alone goes into the digest."""
+    found: Stamp | str = "not a path inside the site"
+    if "\0" not in name and inside_path(name):
+        try:
+            found = stamp_of(site_dir.joinpath(*name.split("/")).stat())
+        except (OSError, ValueError) as exc:
+            found = type(exc).__name__
+    digest.update(f"{name}\0{found}\n".encode("utf-8", "surrogateescape"))
 
 
 def _tree(folder: Path, code: bool = False, hidden: bool = False) -> Snapshot:

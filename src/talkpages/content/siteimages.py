@@ -8,19 +8,20 @@ copies are made again when the file changes.
 
 An SVG's size is read from its root element (`viewBox`, else `width` and `height` in
 pixels): its markup is published as it is, for the site's owner to vouch for, like the
-files of the site's own `assets/`.
+files of the site's own `assets/`. A PNG, JPEG, WebP or ICO file is read through
+before it is published (imagefiles.examine_bytes): a truncated file, or one whose
+header claims more pixels than talkpages decodes, is an error at the setting.
 """
 
 from __future__ import annotations
 
 import io
 import re
-import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .imagefiles import bytes_digest
+from .imagefiles import DAMAGED, MAX_PIXELS, bytes_digest, examine_bytes, recorded
 from .links import inside_path, read
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -38,6 +39,8 @@ class SiteImage:
     width: float  # in pixels (an SVG's may be fractional)
     height: float
     digest: str  # of the file's bytes
+    # what Pillow warned of reading it (a damaged EXIF block…), for the config to report
+    warnings: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def vector(self) -> bool:
@@ -65,18 +68,27 @@ def site_image(site_dir: Path, name: str, key: str) -> tuple[SiteImage | None, s
     if suffix not in kinds:
         return None, f"{name!r} is not one of the formats it takes " \
                      f"({', '.join(sorted(set(kinds.values())))})"
+    if "\x00" in name or not inside_path(name):  # the validator's rule, for any caller
+        return None, f"{name!r} is not a relative path inside the site"
     file = site_dir.joinpath(*name.split("/"))
-    if not file.exists() and not file.is_symlink():
-        return None, f"there is no file {name!r} in the site folder"
-    data, problem = read(file, site_dir, MAX_BYTES)
+    try:
+        if not file.exists() and not file.is_symlink():
+            return None, f"there is no file {name!r} in the site folder"
+        data, problem = read(file, site_dir, MAX_BYTES)
+    except (OSError, ValueError) as exc:  # a name longer than the system takes
+        return None, f"{name!r} cannot be looked for ({getattr(exc, 'strerror', None) or exc})"
     if data is None:
         assert problem is not None
         where = "" if problem.path == file else f" ({problem.path})"
         return None, f"{name!r}{where}: {problem.message}"
-    size = _svg_size(data) if kinds[suffix] == "svg" else _raster_size(data, kinds[suffix])
+    said: tuple[str, ...] = ()
+    if kinds[suffix] == "svg":
+        size: tuple[float, float] | str = _svg_size(data)
+    else:
+        size, said = _raster_size(data, kinds[suffix])
     if isinstance(size, str):
         return None, f"{name!r}: {size}"
-    return SiteImage(name, kinds[suffix], size[0], size[1], bytes_digest(data)), None
+    return SiteImage(name, kinds[suffix], size[0], size[1], bytes_digest(data), said), None
 
 
 def _svg_size(data: bytes) -> tuple[float, float] | str:
@@ -107,21 +119,28 @@ def _svg_size(data: bytes) -> tuple[float, float] | str:
            "in pixels"
 
 
-def _raster_size(data: bytes, expected: str) -> tuple[int, int] | str:
+def _raster_size(data: bytes, expected: str,
+                 ) -> tuple[tuple[int, int] | str, tuple[str, ...]]:
+    """The size of a PNG, JPEG, WebP or ICO file read through (imagefiles.examine_bytes:
+    a truncated file, a decompression bomb are errors), or why not; and what Pillow
+    warned of."""
     from PIL import Image, UnidentifiedImageError  # only a site with such images pays
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as image:
-                found = (image.format or "").lower()
-                width, height = image.size
-    except (OSError, ValueError, SyntaxError, UnidentifiedImageError,
-            Image.DecompressionBombWarning, Image.DecompressionBombError):
-        return "not an image talkpages can read"
+        with recorded(), Image.open(io.BytesIO(data)) as image:
+            found = (image.format or "").lower()
+    except Image.DecompressionBombError:
+        found = expected  # its header read: examine_bytes says what is wrong
+    except (*DAMAGED, UnidentifiedImageError):
+        found = ""
     if found != expected:
-        return f"the file is {found.upper() or 'not an image'}, not {expected.upper()} " \
-               "as its name says"
-    if width * height > 40_000_000:
-        return f"the image is {width} x {height} pixels, too large a logo or icon"
-    return width, height
+        return f"the file is {found.upper() or 'not an image talkpages can read'}, not " \
+               f"{expected.upper()} as its name says", ()
+    examined = examine_bytes(data, "")
+    if examined.problem or examined.facts is None:
+        return examined.problem or "not an image talkpages can read", examined.warnings
+    width, height = examined.facts.width, examined.facts.height
+    if width * height > MAX_PIXELS:
+        return f"the image is {width} x {height} pixels, too large a logo or icon", \
+            examined.warnings
+    return (width, height), examined.warnings

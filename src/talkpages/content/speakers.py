@@ -29,7 +29,7 @@ from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .fields import is_safe_url
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
-from .imagefiles import ImageFile, measure
+from .imagefiles import ImageFile, examine
 from .links import inside_path, on_the_way, read_settings, real
 
 SPEAKERS_NAME = "speakers.toml"
@@ -114,16 +114,14 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
             problem(f"{key}.pronouns", f"`pronouns` of {key!r} is longer than "
                     f"{PRONOUNS_LENGTH} characters", 'write them as "she/her", "they/them"…')
             texts["pronouns"] = ""
-        photo = None
-        if texts["photo"]:
-            why = photo_problem(path.parent, texts["photo"])
-            photo = measure(path.parent / texts["photo"], texts["photo"]) if why is None else None
-            if why is None and photo is None:
-                why = f"{texts['photo']!r} is not an image talkpages can read"
-            if why is not None:
-                problem(f"{key}.photo", f"`photo` of {key!r}: {why}",
-                        "a path in the site folder, such as speakers/ann-lee.jpg (JPEG, "
-                        "PNG or WebP)")
+        photo, why, warned = read_photo(path.parent, texts["photo"])
+        if why is not None:
+            problem(f"{key}.photo", f"`photo` of {key!r}: {why}",
+                    "a path in the site folder, such as speakers/ann-lee.jpg (JPEG, "
+                    "PNG or WebP)")
+        for said in warned:
+            problem(f"{key}.photo", f"`photo` of {key!r} ({texts['photo']!r}): {said}",
+                    severity="warning")
         links = []
         entries = fields.get("links") or []
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -142,18 +140,39 @@ def parse_speakers(raw: dict[str, Any], path: Path, lines: dict[str, int],
     return speakers, problems
 
 
+def read_photo(site_dir: Path, photo: str,
+               ) -> tuple[ImageFile | None, str | None, tuple[str, ...]]:
+    """The speaker's photo `photo` read through (imagefiles.examine): its facts, or why
+    it cannot be one; and what Pillow warned of."""
+    if not photo:
+        return None, None, ()
+    why = photo_problem(site_dir, photo)
+    if why is not None:
+        return None, why, ()
+    found = examine(site_dir.joinpath(*photo.split("/")), photo)
+    if found.problem:
+        return None, f"{photo!r}: {found.problem}", found.warnings
+    if found.facts is None:
+        return None, f"{photo!r} is not an image talkpages can read", found.warnings
+    return found.facts, None, found.warnings
+
+
 def photo_problem(site_dir: Path, photo: str) -> str | None:
     """Why `photo` cannot be a speaker's photo, or None: it must name an image file of
     the site by a relative path, outside hidden folders and not through a link that
-    leads out of the site (links.py)."""
-    if not inside_path(photo):
+    leads out of the site (links.py). Its name is checked before it is looked for: a
+    NUL, or a name longer than the system takes, is an error here, not a crash."""
+    if "\x00" in photo or not inside_path(photo):
         return f"{photo!r} is not a relative path inside the site"
     if not photo.lower().endswith(PHOTO_SUFFIXES):
         return f"{photo!r} is not a JPEG, PNG or WebP image"
     file = site_dir.joinpath(*photo.split("/"))
-    link = on_the_way(file, site_dir, real(site_dir))
-    if link is not None:
-        return link.message
-    if not file.is_file():
-        return f"there is no file {photo!r} in the site folder"
+    try:
+        link = on_the_way(file, site_dir, real(site_dir))
+        if link is not None:
+            return link.message
+        if not file.is_file():
+            return f"there is no file {photo!r} in the site folder"
+    except (OSError, ValueError) as exc:
+        return f"{photo!r} cannot be looked for ({getattr(exc, 'strerror', None) or exc})"
     return None

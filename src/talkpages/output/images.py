@@ -11,20 +11,22 @@ that a phone downloads a few hundred KB where the original is a 3 MB photo (Pill
 - The same bytes in give the same bytes out (no dates, no random state), so a build
   is reproducible and a cached image stays valid.
 - An image of more than MAX_PIXELS pixels (a decompression bomb in a cloned site), one
-  that is not an image, or one damaged beyond reading, is refused with why:
-  ImageError, which the caller words with the file's path.
+  that is not an image, or one truncated or damaged, is refused with why: ImageError,
+  which the caller words with the file's path. Pillow is never let to accept a cut
+  file (LOAD_TRUNCATED_IMAGES), and its warnings are caught rather than printed: the
+  loader reads each image through before it is published and reports them there, at
+  the file (imagefiles.examine).
 """
 
 from __future__ import annotations
 
 import io
-import warnings
 
-from PIL import Image, ImageFilter, ImageOps, ImageStat
+from PIL import Image, ImageFilter, ImageOps, ImageStat, UnidentifiedImageError
 
+from ..content.imagefiles import DAMAGED, MAX_PIXELS, recorded
 from .pictures import Variant
 
-MAX_PIXELS = 40_000_000  # a 7,700 x 5,200 photo; a phone's 200 MP sensor is refused
 QUALITY = {"webp": 78, "jpeg": 80}
 FOCAL_POINTS = {  # where the kept window sits, as fractions of the room left (x, y)
     "center": (0.5, 0.5), "topleft": (0.0, 0.0), "top": (0.5, 0.0),
@@ -46,9 +48,8 @@ def open_image(data: bytes, least: Variant | None = None,
                aspect: float | None = None) -> Image.Image:
     """The image of `data`, upright (EXIF orientation applied), in RGB(A), or
     ImageError; a JPEG decoded no larger than `least` (cut to `aspect`) needs."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+    with recorded():  # what Pillow warns of, the loader said at the file (examine)
+        try:
             opened = Image.open(io.BytesIO(data))
             if opened.width * opened.height > MAX_PIXELS:
                 raise ImageError(f"the image is {opened.width} x {opened.height} pixels, more "
@@ -56,15 +57,17 @@ def open_image(data: bytes, least: Variant | None = None,
             if least is not None and opened.format == "JPEG":
                 opened.draft("RGB", _decoded_size(opened, least, aspect))
             opened.load()
-        image: Image.Image = ImageOps.exif_transpose(opened)
-    except ImageError:
-        raise
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombWarning,
-            Image.DecompressionBombError) as exc:
-        raise ImageError(f"the image cannot be read ({exc})") from None
-    if image.mode not in ("RGB", "RGBA"):
-        image = image.convert("RGBA" if "A" in image.getbands() or
-                              "transparency" in image.info else "RGB")
+            image: Image.Image = ImageOps.exif_transpose(opened)
+            if image.mode not in ("RGB", "RGBA"):
+                image = image.convert("RGBA" if "A" in image.getbands() or
+                                      "transparency" in image.info else "RGB")
+        except ImageError:
+            raise
+        except Image.DecompressionBombError as exc:
+            raise ImageError(f"the image is too large to read, perhaps a decompression bomb "
+                             f"({exc})") from None
+        except (*DAMAGED, UnidentifiedImageError) as exc:
+            raise ImageError(f"the image cannot be read ({exc})") from None
     return image
 
 
@@ -122,7 +125,17 @@ def _busiest(image: Image.Image, crop_w: int, crop_h: int) -> tuple[int, int]:
 
 def render(image: Image.Image, variant: Variant, aspect: float | None = None,
            focal_point: str = "") -> bytes:
-    """The bytes of one variant of an image opened by open_image."""
+    """The bytes of one variant of an image opened by open_image, or ImageError."""
+    with recorded():
+        try:
+            return _encode(image, variant, aspect, focal_point)
+        except DAMAGED as exc:  # an encoder's limit (pictures.variants keeps within them)
+            raise ImageError(f"cannot make a {variant.width} x {variant.height} "
+                             f"{variant.format.upper()} copy ({exc})") from None
+
+
+def _encode(image: Image.Image, variant: Variant, aspect: float | None,
+            focal_point: str) -> bytes:
     if aspect is not None:
         image = image.crop(crop_box(image.size, aspect, focal_point, image))
     if image.size != (variant.width, variant.height):
