@@ -157,3 +157,29 @@ def test_pillows_warnings_are_diagnostics_and_stderr_carries_no_python_warning(
     assert "Warning:" not in done.stderr and "warnings.warn" not in done.stderr, done.stderr
     assert ("speakers.toml:3: warning: `photo` of 'ada' ('speakers/ada.jpg'): Pillow reading "
             "the image: Tag data larger than file. Skipping tag 271") in done.stderr
+
+
+@pytest.mark.parametrize("name, image", [
+    ("featured.webp", cut(photo(600, 400, "WEBP"))), ("featured.gif", cut(photo(600, 400, "GIF"))),
+    ("featured.png", png_claiming(100_000, 100_000)), ("diagram.png", cut(photo(600, 400, "PNG"))),
+    ("demo.gif", cut(animation(), 0.8))], ids=["webp", "gif", "bomb", "bundle", "animation"])
+@pytest.mark.xfail(strict=True, reason="read through only once fields.make_talk adds "
+                   "imagefiles.check_images(path.parent, bundle_files) to its problems")
+def test_a_truncated_or_oversized_image_of_a_talk_is_an_error_at_its_file(
+        make_site: MakeSite, name: str, image: bytes) -> None:
+    site = make_site({"talks/t/index.md": talk("T"), f"talks/t/{name}": image})
+    errors = [d for d in render_site(site).diagnostics if d.is_error]
+    assert errors and all(d.path == site / "talks/t" / name for d in errors), errors
+
+
+@pytest.mark.xfail(strict=True, reason="reported only once fields.make_talk calls "
+                   "imagefiles.check_images and config._site_files reports SiteImage.warnings")
+def test_pillows_warnings_of_a_talks_image_and_the_logo_name_the_file(
+        make_site: MakeSite) -> None:
+    site = make_site({"talks/t/index.md": talk("T"), "talks/t/featured.jpg": bad_exif_jpeg(),
+                      "talkpages.toml": 'logo = "logo.jpg"\n', "logo.jpg": bad_exif_jpeg()})
+    done = run_build(site)
+    assert done.returncode == 0 and "Warning:" not in done.stderr, done.stderr
+    assert "featured.jpg: warning: Pillow reading the image: Tag data" in done.stderr
+    assert ("talkpages.toml:1: warning: config value 'logo' ('logo.jpg'): Pillow reading the "
+            "image: Tag data") in done.stderr
