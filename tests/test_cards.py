@@ -4,6 +4,7 @@ any script drawn where the system has a font for it."""
 from __future__ import annotations
 
 import io
+import time
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -73,3 +74,21 @@ def test_a_cjk_title_is_drawn_with_a_font_that_has_it() -> None:
     blank = Image.new("RGB", image.size, Card("", "", "", "").colour)
     assert ImageChops.difference(image, blank).getbbox() is not None
     assert image.size == (1200, 630)
+
+
+def test_a_title_of_30_kb_is_cut_in_a_few_measures() -> None:
+    # shortened one character at a time, measuring all of it each time, such a title
+    # took four minutes; every line of the card is bounded the same way
+    font = system_font()
+    words = Card(" ".join(["Extraordinarily"] * 2000), "Thu " * 4000, "Ann " * 4000,
+                 "Meetup " * 4000)
+    start = time.perf_counter()
+    for card in (words, Card("x" * 30_000, "", "", "")):
+        assert opened(draw(card, font)).size == (1200, 630)
+    assert time.perf_counter() - start < 2
+    pen = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    small = cards._font(font, 34)
+    line = cards._fit(pen, "Thu " * 4000, small, 1056)
+    assert line.endswith("…") and pen.textlength(line, font=small) <= 1056
+    assert pen.textlength(line[:-1] + "Thu…", font=small) > 1056  # the longest that fits
+    assert cards._fit(pen, "Thu 14 Jan", small, 1056) == "Thu 14 Jan"
