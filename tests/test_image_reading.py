@@ -163,8 +163,6 @@ def test_pillows_warnings_are_diagnostics_and_stderr_carries_no_python_warning(
     ("featured.webp", cut(photo(600, 400, "WEBP"))), ("featured.gif", cut(photo(600, 400, "GIF"))),
     ("featured.png", png_claiming(100_000, 100_000)), ("diagram.png", cut(photo(600, 400, "PNG"))),
     ("demo.gif", cut(animation(), 0.8))], ids=["webp", "gif", "bomb", "bundle", "animation"])
-@pytest.mark.xfail(strict=True, reason="read through only once fields.make_talk adds "
-                   "imagefiles.check_images(path.parent, bundle_files) to its problems")
 def test_a_truncated_or_oversized_image_of_a_talk_is_an_error_at_its_file(
         make_site: MakeSite, name: str, image: bytes) -> None:
     site = make_site({"talks/t/index.md": talk("T"), f"talks/t/{name}": image})
