@@ -2,9 +2,11 @@
 what the pages say of them. No pixels here: images.py makes the copies' bytes.
 
 - The logo stands in the header before the site's title, LOGO_HEIGHT CSS pixels high.
-  An SVG is published as it is (an image shown through <img> runs no script); any other
-  image as PNG copies of that height and twice it (for screens of two device pixels a
-  CSS pixel), never taller than the original. Its names carry the digest of the file's
+  An SVG is published as it is, once content/svgfiles.py found it passive (no script,
+  no event handler, nothing loaded from elsewhere: opened by itself, at an address of
+  the site, it could otherwise act on the site's origin); any other image as PNG
+  copies of that height and twice it (for screens of two device pixels a CSS pixel),
+  never taller than the original. Its names carry the digest of the file's
   bytes, so a browser may keep them for a year and a new logo is a new address.
 - A favicon in PNG or ICO is published as `favicon.ico` (32 x 32, cut square from the
   centre; the address browsers ask for unprompted) and `apple-touch-icon.png` (180 x
