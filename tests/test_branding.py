@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from PIL import Image
 
 from talkpages.output.theme import builtin_dir
@@ -149,3 +150,38 @@ def test_a_favicon_linked_out_of_the_site_stops_the_build_naming_the_key(
     [problem] = [p for p in result.diagnostics if p.is_error]
     text = problem.format()
     assert "talkpages.toml:2" in text and "'favicon'" in text and "leads out of the site" in text
+
+
+@pytest.mark.parametrize(("key", "markup", "said"), [
+    ("logo", b'<circle onclick="alert(1)"', "event handler, onclick="),
+    ("logo", b'<script>alert(1)</script><circle', "script"),
+    ("favicon", b'<a href="javascript:alert(1)"><circle r="1"/></a><circle',
+     "script address in href="),
+    ("favicon", b'<foreignObject><p>x</p></foreignObject><circle', "foreignObject"),
+])
+def test_an_svg_logo_or_favicon_that_can_act_is_an_error_at_its_setting(
+        make_site: MakeSite, key: str, markup: bytes, said: str) -> None:
+    """Regression: an SVG logo or favicon was published as it was, and ran its script on
+    the site's origin when opened by itself."""
+    site = make_site({"talkpages.toml": f'title = "T"\n{key} = "icon.svg"\n',
+                      "talks/a.md": talk(), "icon.svg": SVG.replace(b"<circle", markup)})
+    result = render_site(site)
+    assert result.site is None
+    [problem] = [p.format() for p in result.diagnostics if key in p.format()]
+    assert "talkpages.toml:2" in problem and f"config value '{key}'" in problem
+    assert said in problem and "give a PNG" in problem
+
+
+def test_an_svg_logo_with_a_number_of_twenty_thousand_digits_is_refused_at_once(
+        make_site: MakeSite) -> None:
+    """Regression: reading such a width took 22 s (quadratic in the number's length)."""
+    import time
+
+    site = make_site({"talkpages.toml": 'title = "T"\nlogo = "logo.svg"\n', "talks/a.md": talk(),
+                      "logo.svg": b'<svg xmlns="http://www.w3.org/2000/svg" width="'
+                      + b"1" * 20_000 + b'" height="3"/>'})
+    started = time.monotonic()
+    result = render_site(site)
+    assert time.monotonic() - started < 2
+    assert result.site is None
+    assert any("logo" in p.format() for p in result.diagnostics)

@@ -6,30 +6,29 @@ of bounded size. Its format, its size in pixels and the digest of its bytes are 
 here; the digest names the copies made of it, and is part of the config, so pages and
 copies are made again when the file changes.
 
-An SVG's size is read from its root element (`viewBox`, else `width` and `height` in
-pixels): its markup is published as it is, for the site's owner to vouch for, like the
-files of the site's own `assets/`. A PNG, JPEG, WebP or ICO file is read through
-before it is published (imagefiles.examine_bytes): a truncated file, or one whose
-header claims more pixels than talkpages decodes, is an error at the setting.
+An SVG is published only when it is a passive picture, and its size is read from its
+root element (`viewBox`, else `width` and `height` in pixels): svgfiles.svg_size. A
+PNG, JPEG, WebP or ICO file is read through before it is published
+(imagefiles.examine_bytes): a truncated file, or one whose header claims more pixels
+than talkpages decodes, is an error at the setting.
 """
 
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .imagefiles import DAMAGED, MAX_PIXELS, bytes_digest, examine_bytes, recorded
 from .links import inside_path, read
+from .svgfiles import svg_size
 
 MAX_BYTES = 8 * 1024 * 1024
 FORMATS = {  # what each key takes: suffix -> format
     "logo": {".svg": "svg", ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"},
     "favicon": {".svg": "svg", ".png": "png", ".ico": "ico"},
 }
-_NUMBER = r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*"
 
 
 @dataclass(frozen=True)
@@ -83,40 +82,12 @@ def site_image(site_dir: Path, name: str, key: str) -> tuple[SiteImage | None, s
         return None, f"{name!r}{where}: {problem.message}"
     said: tuple[str, ...] = ()
     if kinds[suffix] == "svg":
-        size: tuple[float, float] | str = _svg_size(data)
+        size: tuple[float, float] | str = svg_size(data)
     else:
         size, said = _raster_size(data, kinds[suffix])
     if isinstance(size, str):
         return None, f"{name!r}: {size}"
     return SiteImage(name, kinds[suffix], size[0], size[1], bytes_digest(data), said), None
-
-
-def _svg_size(data: bytes) -> tuple[float, float] | str:
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return "the SVG is not UTF-8 text"
-    root = re.search(r"<svg\b([^>]*)>", text)
-    if root is None:
-        return "the file has no <svg> element"
-    attributes = root.group(1)
-
-    def attribute(name: str) -> str | None:
-        found = re.search(rf"(?<![\w:-]){name}\s*=\s*([\"'])(.*?)\1", attributes)
-        return found.group(2) if found else None
-
-    box = attribute("viewBox")
-    if box is not None:
-        numbers = re.fullmatch(r"\s*-?[0-9.eE+-]+[\s,]+-?[0-9.eE+-]+[\s,]+"
-                               rf"{_NUMBER}[\s,]+{_NUMBER}", box)
-        if numbers is not None and float(numbers.group(1)) > 0 and float(numbers.group(2)) > 0:
-            return float(numbers.group(1)), float(numbers.group(2))
-    width, height = attribute("width"), attribute("height")
-    sizes = [re.fullmatch(_NUMBER + r"(?:px)?\s*", value or "") for value in (width, height)]
-    if sizes[0] and sizes[1] and float(sizes[0].group(1)) > 0 and float(sizes[1].group(1)) > 0:
-        return float(sizes[0].group(1)), float(sizes[1].group(1))
-    return "the SVG gives no size: its <svg> element needs a viewBox, or a width and height " \
-           "in pixels"
 
 
 def _raster_size(data: bytes, expected: str,
