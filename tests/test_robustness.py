@@ -140,3 +140,34 @@ def test_dangling_link_in_talks_is_an_error(make_site: MakeSite) -> None:
     assert not result.ok
     assert result.diagnostics[0].path.name == "dangling.md"
     assert "broken" in result.diagnostics[0].message
+
+
+@pytest.mark.parametrize("where", ["talk", "params"])
+def test_a_dotted_key_5000_deep_is_an_error_at_its_line(make_site: MakeSite, run_cli,
+                                                         where: str) -> None:
+    """`a.a.a…a.b = 1` parses without recursion into tables 5,000 deep, which the pages,
+    the feed and the cache then walked by recursion: an internal error."""
+    dotted = "a." * 5_000 + "b = 1"
+    if where == "talk":
+        site = make_site({"talks/t.md": talk(extra=dotted)})
+        place, line = "talks/t.md:4", "front matter key 'a'"
+    else:
+        site = make_site({"talks/t.md": talk(),
+                          "talkpages.toml": f'title = "T"\n[params]\n{dotted}\n'})
+        place, line = "talkpages.toml:2", "config value 'params'"
+    code, _, err = run_cli("check", "-s", str(site))
+    assert code == 1, err
+    assert f"{place}: error: {line}: tables or lists nest more than 64 deep" in err
+
+
+def test_nesting_is_measured_once_per_shared_value_and_a_loop_is_too_deep() -> None:
+    from talkpages.content.config import MAX_NESTING, nesting
+
+    assert [nesting(v) for v in ("x", [], {"a": [1, {"b": {}}]})] == [0, 1, 4]
+    shared: list[object] = ["x"]
+    for _ in range(60):  # 2**60 paths through 61 lists
+        shared = [shared, shared]
+    assert nesting(shared) == 61
+    loop: list[object] = []
+    loop.append({"a": loop})
+    assert nesting(loop) > MAX_NESTING

@@ -144,9 +144,7 @@ def _accent(value: Any) -> str:
 
 
 class _Invalid(ValueError):
-    """A bad value, and the value that would be right when there is one."""
-
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None) -> None:  # hint: the value meant
         super().__init__(message)
         self.hint = hint
 
@@ -157,17 +155,13 @@ _VARIANT = re.compile(r"[a-z0-9]{5,8}|[0-9][a-z0-9]{3}")
 
 
 def _language(value: Any) -> str:
-    """A BCP 47 language tag (RFC 5646) that browsers read: the pages' `lang`, and the
-    locale `site.js` hands to `Intl`, which throws on every page for one it cannot read
-    (`en_US`). Browsers read Unicode's form of the tags (UTS #35), without BCP 47's
-    extended language subtags (`zh-yue`), tags of private use alone (`x-klingon`) and
-    the irregular old tags (`i-klingon`)."""
+    """A BCP 47 language tag (RFC 5646) as browsers read it (UTS #35: no extended language
+    subtag like `zh-yue`, no private use alone, no irregular `i-klingon`): the pages'
+    `lang`, and the locale site.js gives `Intl`, which throws on every page for `en_US`."""
     text = _text(value).strip()
-    why = _language_problem(text)
-    if why is None:
+    if (why := _language_problem(text)) is None:
         return text
-    better = _language_suggestion(text)
-    shown = text if len(text) <= 40 else text[:40] + "…"
+    better, shown = _language_suggestion(text), text if len(text) <= 40 else text[:40] + "…"
     raise _Invalid(f"{shown!r} is not a BCP 47 language tag" + (f": {why}" if why else ""),
                    f"did you mean {better!r}?" if better else
                    "a tag such as \"en\", \"en-US\", \"pt-BR\" or \"zh-Hant-TW\"")
@@ -207,9 +201,8 @@ def _language_problem(tag: str) -> str | None:
 
 
 def _extension_fits(singleton: str, tags: list[str]) -> bool:
-    """The two extensions whose inside UTS #35 defines: `u` (attributes, then keys of
-    two characters, the second a letter, each with values) and `t` (a language, then
-    fields: a letter and a digit, and one value or more)."""
+    """`u` (attributes, then keys of two characters, the second a letter, with values) and
+    `t` (a language, then fields: a letter and a digit, and values) as UTS #35 has them."""
     if singleton == "u":
         return all(len(t) > 2 or t[1].isalpha() for t in tags)
     at = 0
@@ -244,12 +237,9 @@ def _language_suggestion(text: str) -> str | None:
         if len(part) == 1 or len(cased) > 2:
             cased += [p.lower() for p in parts[len(cased):]]
             break
-        if len(cased) == 1 and len(part) == 4 and part.isalpha():
-            cased.append(part.title())  # a script
-        else:
-            cased.append(part.upper() if len(part) == 2 else part.lower())  # region, variant
-    better = "-".join(cased)
-    return better if better != text else None
+        cased.append(part.title() if len(cased) == 1 and len(part) == 4 and part.isalpha()
+                     else part.upper() if len(part) == 2 else part.lower())  # script, region
+    return "-".join(cased) if "-".join(cased) != text else None
 
 
 def _table(value: Any) -> dict[str, Any]:
@@ -281,6 +271,28 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "params": _table,
 }
 assert set(OPTIONS) == {f.name for f in fields(Config)}
+
+
+MAX_NESTING = 64  # tables and lists inside one another: more is an error, not a site
+
+
+def nesting(value: Any) -> int:
+    """How deep tables and lists lie in `value` (0: neither), without recursion (TOML's
+    `a.a.a…a = 1` is as deep as it is long), each once however shared (YAML's aliases)."""
+    heights: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        node, closing = stack.pop()
+        if not isinstance(node, (dict, list)) or (id(node) in heights and not closing):
+            continue
+        kids = [k for k in (node.values() if isinstance(node, dict) else node)
+                if isinstance(k, (dict, list))]
+        if closing:
+            heights[id(node)] = 1 + max((heights[id(k)] for k in kids), default=0)
+        else:
+            heights[id(node)] = MAX_NESTING + 1  # open: met again below it, a loop
+            stack += [(node, True), *((k, False) for k in kids)]
+    return heights.get(id(value), 0)
 
 
 def check_timezone(name: str) -> None:
@@ -326,6 +338,10 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
                                            hint=getattr(exc, "hint", None)))
             continue
         validator = OPTIONS.get(key)
+        if nesting(value) > MAX_NESTING:
+            problems.append(Diagnostic(path, f"config value {key!r}: tables or lists nest "
+                                       f"more than {MAX_NESTING} deep", lines.get(key.lower())))
+            continue
         if validator is None:
             close = difflib.get_close_matches(key, list(OPTIONS), n=1)
             problems.append(Diagnostic(

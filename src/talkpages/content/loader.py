@@ -22,9 +22,9 @@ from ..parallel import forks, render_all
 from ..stamps import Stamp
 from . import addresses, links
 from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
-from .config import Config, load_config
+from .config import MAX_NESTING, Config, load_config, nesting
 from .fields import make_talk
-from .frontmatter import FrontMatterError, split
+from .frontmatter import FrontMatter, FrontMatterError, split
 from .imagefiles import image_stamps
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
@@ -236,12 +236,22 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
         fm = split(text)
     except FrontMatterError as exc:
         return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
+    deep = [key for key, value in fm.data.items() if nesting(value) > MAX_NESTING]
+    if deep:  # each page, the feed and the cache would walk it by recursion
+        return None, [Diagnostic(path, f"front matter key {key!r}: tables or lists nest more "
+                                 f"than {MAX_NESTING} deep", _line_of(fm, key)) for key in deep]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
     key = digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
                  repr(bundle_files),
                  repr(image_stamps(path.parent, bundle_files) if images is None else images),
                  str(int(stat.st_mtime)), config_key)
     return make_talk(fm, path, slug, config, bundle_files, modified, key)
+
+
+def _line_of(fm: FrontMatter, key: str) -> int:
+    """The line of `key`, or of the first dotted key below it (`a.b.c = 1`)."""
+    below = (line for name, line in fm.key_lines.items() if name.startswith(key.lower() + "."))
+    return fm.line_of(key) or min(below, default=1)
 
 
 def _read(path: Path) -> tuple[os.stat_result, bytes, Diagnostic | None]:
