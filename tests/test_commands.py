@@ -63,7 +63,8 @@ def test_import_that_cannot_write_is_not_an_internal_error(tmp_path: Path, run_c
     (site / "talks").write_text("a file where the talks folder should be\n")
     code, _, err = run_cli("import", "hugo", str(tmp_path / "old"), "-s", str(site))
     no_internal_error(code, err)
-    assert code == 1 and "index.md: error: not imported: Not a directory" in err
+    assert code == 1 and "site/talks: error: this is not a folder, so nothing can be " \
+        "written into it" in err
 
 
 @pytest.mark.parametrize("command", [["check", "--format", "json"], ["build", "-v"]],
