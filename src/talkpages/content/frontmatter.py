@@ -141,10 +141,13 @@ def _yaml_loader() -> type:
     return TextTimestampLoader
 
 
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-_RTOML_POSITION = re.compile(r"\s*at line (\d+) column (\d+)\s*$")
-_TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_TOML_ARRAY_TABLE = re.compile(r"^\s*\[\[\s*([^\]]+?)\s*\]\]")
+# Linear on any text: no two quantifiers in a row can share a character, so a failed
+# match is never tried again with the characters split differently between them. The
+# spaces around a name or before a position are stripped afterwards, in Python.
+_TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)\s*$")
+_RTOML_POSITION = re.compile(r"at line (\d+) column (\d+)\s*$")
+_TOML_TABLE = re.compile(r"^\s*\[\[?([^\]]+)\]\]?\s*(#.*)?$")
+_TOML_ARRAY_TABLE = re.compile(r"^\s*\[\[([^\]]+)\]\]")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
 _YAML_KEY = re.compile(r"""^(\s*)(?:-\s+)?("[^"]*"|'[^']*'|[A-Za-z0-9_][\w.-]*)\s*:(\s|$)""")
 
@@ -208,7 +211,7 @@ def parse_toml(source: str) -> dict[str, Any]:
         match = _TOML_POSITION.search(message)
         line = column = None
         if match:
-            message = message[: match.start()]
+            message = message[: match.start()].rstrip()
             line, column = int(match.group(1)), int(match.group(2))
         else:
             message = message.replace(" (at end of document)", "")
@@ -224,7 +227,7 @@ def parse_toml(source: str) -> dict[str, Any]:
         message, line, column = _reason(exc), None, None
         match = _RTOML_POSITION.search(str(rejected or ""))
         if match:
-            message = str(rejected)[: match.start()]
+            message = str(rejected)[: match.start()].rstrip()
             line, column = int(match.group(1)), int(match.group(2))
         raise FrontMatterError(f"invalid TOML front matter: {_lower_first(message)}", line,
                                column, hint=_toml_hint(message)) from None
