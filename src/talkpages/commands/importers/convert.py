@@ -36,7 +36,9 @@ from ..scaffold import toml
 from .sources import bundle_files, raw_body, read_source
 
 DATE_KEYS = frozenset({"date", "date_end", "publishdate", "lastmod", "expirydate", "page_date"})
-_SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*([\w-]+)")
+# `{{< name` or `{{% /name`: the slash ends the spaces before it, so spaces are read
+# once whatever follows them (`\s*/?\s*` tries every split of a long run of spaces).
+_SHORTCODE = re.compile(r"\{\{[<%]\s*(?:/\s*)?([\w-]+)")
 
 
 @dataclass(frozen=True)
