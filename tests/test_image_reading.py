@@ -170,8 +170,6 @@ def test_a_truncated_or_oversized_image_of_a_talk_is_an_error_at_its_file(
     assert errors and all(d.path == site / "talks/t" / name for d in errors), errors
 
 
-@pytest.mark.xfail(strict=True, reason="reported only once fields.make_talk calls "
-                   "imagefiles.check_images and config._site_files reports SiteImage.warnings")
 def test_pillows_warnings_of_a_talks_image_and_the_logo_name_the_file(
         make_site: MakeSite) -> None:
     site = make_site({"talks/t/index.md": talk("T"), "talks/t/featured.jpg": bad_exif_jpeg(),

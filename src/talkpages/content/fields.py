@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic
 from . import characters, times
 from .config import Config, check_timezone
 from .frontmatter import FrontMatter
-from .imagefiles import check_images, measure
+from .imagefiles import measure
 from .model import SLUG, Address, Image, Link, Talk
 from .recurrence import Recurrence
 from .recurrence import parse as parse_recurrence
@@ -138,7 +138,6 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
     """A Talk, or None and every problem of the file (all fields are read first)."""
     f = _Fields(fm, path)
     f.problems += characters.in_front_matter(path, fm) + characters.in_body(path, fm)
-    f.problems += check_images(path.parent, bundle_files)
     title = f.text("title")
     raw_title = f.data.get("title")
     if not title and (raw_title is None or isinstance(raw_title, str)):

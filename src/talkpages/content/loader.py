@@ -25,7 +25,7 @@ from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
 from .config import MAX_NESTING, Config, load_config, nesting
 from .fields import make_talk
 from .frontmatter import FrontMatter, FrontMatterError, split
-from .imagefiles import image_stamps
+from .imagefiles import check_images, image_stamps
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
 from .speakers import load_speakers
@@ -245,7 +245,9 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
                  repr(bundle_files),
                  repr(image_stamps(path.parent, bundle_files) if images is None else images),
                  str(int(stat.st_mtime)), config_key)
-    return make_talk(fm, path, slug, config, bundle_files, modified, key)
+    talk, problems = make_talk(fm, path, slug, config, bundle_files, modified, key)
+    damaged = check_images(path.parent, bundle_files)  # each read through before published
+    return (None if has_errors(damaged) else talk), problems + damaged
 
 
 def _line_of(fm: FrontMatter, key: str) -> int:
