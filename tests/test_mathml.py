@@ -3,7 +3,9 @@ formulas in text only (in an attribute, their source)."""
 
 from __future__ import annotations
 
+import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from html.parser import HTMLParser
 
 import pytest
@@ -130,3 +132,55 @@ def test_references_and_footnotes_with_a_formula_in_their_label_still_match() ->
                    math=True)
     assert Tags(html).attributes("a")[0]["href"] == "https://a.org/"
     assert 'id="fn-$b$"' in html and "Note." in html
+
+
+# --- time linear in the text, whatever it holds ------------------------------------------
+
+def within(seconds: float, make: Callable[[], object]) -> object:
+    started = time.perf_counter()
+    result = make()
+    assert time.perf_counter() - started < seconds
+    return result
+
+
+@pytest.mark.parametrize("text", [
+    "`" * 10_000, "`" * 2_000 + "a" * 5_000, "\\[" * 10_000, "\\(" * 10_000,
+    "$$a" + "\\$$" * 10_000, " ".join("`" * (1 + i % 7) for i in range(10_000))])
+def test_backtick_runs_and_unclosed_delimiters_are_read_at_once(text: str) -> None:
+    # a run of 1,000 backticks took 7 s; 10,000 `\[` that never close, 4.6 s
+    html = within(2, lambda: to_html(f"$x$ {text}", math=True))
+    assert isinstance(html, str) and html.count("<math") == 1
+
+
+@pytest.mark.parametrize("text", ["<!--" * 10_000, "<a " * 10_000, '<a "' * 10_000,
+                                  "<a \"' <b " * 10_000])
+def test_unclosed_comments_and_tags_of_raw_html_are_read_at_once(text: str) -> None:
+    # 10,000 unclosed `<!--` took 23 s, 10,000 `<a ` 9 s
+    html = within(2, lambda: to_html(f"$x$ {text}", math=True, unsafe=True))
+    assert isinstance(html, str) and "<math" in html
+
+
+def test_formulas_close_at_the_first_closing_delimiter_as_before() -> None:
+    html = to_html("Sum \\[a\nb\\] then \\(c\\)\\) and $$d\\$$e$$ and \\$5 and $f$1 $g$",
+                   math=True)
+    assert html.count('display="block"') == 2 and html.count('display="inline"') == 2
+    assert "<mi>a</mi><mi>b</mi>" in html and "$5 and $f$1" in html
+    assert "<mi>c</mi></mrow></math>) and" in html
+
+
+def test_code_spans_are_read_as_commonmark_does() -> None:
+    html = to_html("`` $a$ `` and \\`$b$` and ``` $c$ `` $d$", math=True)
+    assert "<code>$a$</code>" in html and "<code>$b$</code>" not in html
+    assert html.count("<math") == 3
+
+
+def test_backticks_followed_by_a_backtick_are_no_fence() -> None:
+    html = to_html("```x`\n<script>alert(1)</script> and $y$\n", math=True)
+    assert "&lt;script&gt;" in html and "<math" in html and "<pre" not in html
+    html = to_html("```` a` ````\n<b>x</b>\n~~~ `ok`\n$z$\n~~~\n", math=True)
+    assert "<code>a`</code>" in html and "&lt;b&gt;" in html and "$z$" in html
+
+
+def test_a_line_separator_does_not_start_a_line_before_a_fence() -> None:
+    html = to_html("x\u2028```\n<b>bold</b> $y$\n", math=True)
+    assert "&lt;b&gt;bold" in html and "<math" in html

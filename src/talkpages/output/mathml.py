@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 from urllib.parse import quote
+
+from ..content.codespans import code_spans
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
@@ -49,18 +52,22 @@ scriptlevel voffset xmlns encoding
 """.split())
 
 _PLACEHOLDER = "TPMATH"
-# Display math first, so `$$` is never read as two empty inline spans.
-_MATH = re.compile(
-    r"(?<!\\)\$\$(?P<d1>.+?)(?<!\\)\$\$"
-    r"|\\\[(?P<d2>.+?)\\\]"
-    r"|\\\((?P<i2>.+?)\\\)"
-    r"|(?<![\\$\w])\$(?=\S)(?P<i1>[^$\n]*?[^\s\\$])\$(?![\d$])",
-    re.DOTALL)
-_CODE_SPAN = re.compile(r"(?<!\\)(`+)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.DOTALL)
+# Where a formula may begin. Display math is tried first at a `$`, so `$$` is never read
+# as two empty inline formulas; each opening then closes at the first closing delimiter
+# after at least one character (see `_formulas`).
+_OPENING = re.compile(r"\$|\\[\[(]")
+_CLOSING = {"$$": "$$", "\\[": "\\]", "\\(": "\\)"}
+# `$…$` on one line, not `$5 and $10`. Linear: an attempt ends at the next `$`.
+_INLINE = re.compile(r"(?<![\\$\w])\$(?=\S)([^$\n]*?[^\s\\$])\$(?![\d$])")
 _FENCE = re.compile(r"^\s*(?:(?:[-+*]|\d{1,9}[.)])\s+)*(`{3,}|~{3,})")
+# Lines as CommonMark ends them: U+2028 and the like, which `splitlines` also breaks
+# at, are text to cmark.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 _INDENTED = re.compile(r"^(?: {4}|\t)")
-# A tag of cmark's HTML, or one written by the author where `unsafe_html` lets it through.
-_TAG = re.compile(r"<!--.*?-->|<[A-Za-z/!?](?:\"[^\"]*\"|'[^']*'|[^'\">])*>", re.DOTALL)
+# A tag of cmark's HTML, or one written by the author where `unsafe_html` lets it through:
+# `<!--…-->`, or `<` and a letter, `/`, `!` or `?` up to the first `>` outside quotes.
+_TAG_OPENING = re.compile(r"<[A-Za-z/!?]")
+_TAG_MARK = re.compile(r"[\"'>]")
 _ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`]+)""")
 _URL_ATTRIBUTES = frozenset({"href", "src"})
 
@@ -110,11 +117,8 @@ def extract(text: str) -> tuple[str, Formulas | None]:
     mathml: list[str] = []
     numbers: dict[str, int] = {}  # by source: the label of a reference and its use agree
 
-    def replace(match: re.Match[str]) -> str:
-        source = match.group(0)
+    def replace(source: str, latex: str, display: bool) -> str:
         if source not in numbers:
-            display = match.group("d1") is not None or match.group("d2") is not None
-            latex = next(g for g in match.group("d1", "d2", "i1", "i2") if g is not None)
             mathml.append(to_mathml(latex, display))
             numbers[source] = len(numbers)
         return f"{marker}{numbers[source]}X"
@@ -151,26 +155,111 @@ def restore(html: str, formulas: Formulas | None) -> str:
 
     pieces = []
     last = 0
-    for tag in _TAG.finditer(html):
-        pieces.append(placeholder.sub(put_back, html[last:tag.start()]))
-        inside = tag.group(0)
+    for start, end in _tags(html):
+        pieces.append(placeholder.sub(put_back, html[last:start]))
+        inside = html[start:end]
         if formulas.marker in inside:
             inside = placeholder.sub(as_source(False), _ATTRIBUTE.sub(in_attribute, inside))
         pieces.append(inside)
-        last = tag.end()
+        last = end
     pieces.append(placeholder.sub(put_back, html[last:]))
     return "".join(pieces)
 
 
-def _outside_spans(prose: str, replace: Callable[[re.Match[str]], str]) -> str:
+def _tags(html: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each tag of `html`, in order. Each `<` costs little more
+    than a lookup, however far its tag would run: a comment that never closes is looked
+    for once, and where the scan for a `>` outside quotes meets a quote another scan
+    met before, it takes that scan's answer."""
+    marks = [m.start() for m in _TAG_MARK.finditer(html)]
+    answers: dict[int, int] = {}  # a quote's index in `marks` -> its tag's end, or -1
+    comments = True  # whether a `-->` may still follow
+    position = 0
+    while opening := _TAG_OPENING.search(html, position):
+        start = end = opening.start()
+        if comments and html.startswith("<!--", start):
+            close = html.find("-->", start + 4)
+            comments = close >= 0
+            end = close + 3 if comments else -1
+        if end <= start:
+            end = _tag_end(html, marks, bisect_left(marks, start + 2), answers)
+        if end < 0:
+            position = start + 1
+            continue
+        yield start, end
+        position = end
+
+
+def _tag_end(html: str, marks: list[int], index: int, answers: dict[int, int]) -> int:
+    """Where the tag ends whose rest starts at marks[index]: after the first `>` that
+    is not between quotes, or -1 where a quote never closes or no `>` follows."""
+    quotes = []
+    end = -1
+    while index < len(marks):
+        at = marks[index]
+        if html[at] == ">":
+            end = at + 1
+            break
+        if index in answers:
+            end = answers[index]
+            break
+        quotes.append(index)
+        close = html.find(html[at], at + 1)
+        if close < 0:
+            break
+        index = bisect_left(marks, close + 1)
+    for seen in quotes:
+        answers[seen] = end
+    return end
+
+
+def _outside_spans(prose: str, replace: Callable[[str, str, bool], str]) -> str:
     pieces = []
     last = 0
-    for span in _CODE_SPAN.finditer(prose):
-        pieces.append(_MATH.sub(replace, prose[last:span.start()]))
-        pieces.append(span.group(0))
-        last = span.end()
-    pieces.append(_MATH.sub(replace, prose[last:]))
+    for start, end in code_spans(prose):
+        pieces.append(_replace_formulas(prose[last:start], replace))
+        pieces.append(prose[start:end])
+        last = end
+    pieces.append(_replace_formulas(prose[last:], replace))
     return "".join(pieces)
+
+
+def _replace_formulas(text: str, replace: Callable[[str, str, bool], str]) -> str:
+    pieces = []
+    last = 0
+    for start, end, latex, display in _formulas(text):
+        pieces += [text[last:start], replace(text[start:end], latex, display)]
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _formulas(text: str) -> Iterator[tuple[int, int, str, bool]]:
+    """(start, end, LaTeX, display) of each formula, in order: `$$…$$`, `\\[…\\]` and
+    `\\(…\\)` hold at least one character, any, and close at the first closing
+    delimiter after it (a `$$` not after a backslash); `$…$` is `_INLINE`. A closing
+    delimiter found nowhere after one opening is not looked for again."""
+    unclosed: set[str] = set()
+    position = 0
+    while opening := _OPENING.search(text, position):
+        start = opening.start()
+        kind = text[start:start + 2]
+        closing = _CLOSING.get(kind)
+        if closing is not None and not (kind == "$$" and text[start - 1:start] == "\\"):
+            close = -1 if closing in unclosed else text.find(closing, start + 3)
+            while closing == "$$" and close > 0 and text[close - 1] == "\\":
+                close = text.find(closing, close + 1)
+            if close >= 0:
+                yield start, close + 2, text[start + 2:close], kind != "\\("
+                position = close + 2
+                continue
+            unclosed.add(closing)
+        inline = _INLINE.match(text, start) if kind[0] == "$" else None
+        if inline is not None:
+            yield start, inline.end(), inline.group(1), False
+            position = inline.end()
+            continue
+        position = start + 1
 
 
 def outside_code(text: str, transform: Callable[[str], str]) -> str:
@@ -185,17 +274,16 @@ def outside_code(text: str, transform: Callable[[str], str]) -> str:
         out.append(transform("".join(prose)))
         prose.clear()
 
-    for line in text.splitlines(keepends=True):
+    for line in _LINE.findall(text):
         blank = not line.strip()
-        match = _FENCE.match(line)
         if fence is not None:
             out.append(line)
             stripped = line.strip()
             if stripped.startswith(fence) and set(stripped) == {fence[0]}:
                 fence = None
-        elif match:
+        elif opening := _fence(line):
             flush()
-            fence = match.group(1)
+            fence = opening
             out.append(line)
         elif not blank and _INDENTED.match(line) and (previous_blank or in_indented):
             flush()
@@ -207,3 +295,13 @@ def outside_code(text: str, transform: Callable[[str], str]) -> str:
         previous_blank = blank
     flush()
     return "".join(out)
+
+
+def _fence(line: str) -> str | None:
+    """The backticks or tildes that open a code fence on `line`, or None. After
+    backticks, the rest of the line (the info string) holds no backtick: "```x`" is
+    text, and may hold code spans."""
+    match = _FENCE.match(line)
+    if match is None or (match.group(1)[0] == "`" and "`" in line[match.end():]):
+        return None
+    return match.group(1)
