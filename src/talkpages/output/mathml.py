@@ -68,7 +68,9 @@ _INDENTED = re.compile(r"^(?: {4}|\t)")
 # `<!--…-->`, or `<` and a letter, `/`, `!` or `?` up to the first `>` outside quotes.
 _TAG_OPENING = re.compile(r"<[A-Za-z/!?]")
 _TAG_MARK = re.compile(r"[\"'>]")
-_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`]+)""")
+# A name with its value, or a name alone: taken whole either way, so a long name with no
+# value is not tried again from each of its characters.
+_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:(\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
 _URL_ATTRIBUTES = frozenset({"href", "src"})
 
 
@@ -146,7 +148,7 @@ def restore(html: str, formulas: Formulas | None) -> str:
 
     def in_attribute(attribute: re.Match[str]) -> str:
         name, equals, value = attribute.groups()
-        if formulas.marker not in value:
+        if value is None or formulas.marker not in value:
             return attribute.group(0)
         value = placeholder.sub(as_source(name.lower() in _URL_ATTRIBUTES), value)
         if value[0] not in "\"'":  # unquoted: a source with a space would end it
