@@ -30,7 +30,8 @@ _FILES = ((".gitignore", "# made by talkpages: safe to delete\n*\n"),
            "# a cache of talkpages: safe to delete\n"))
 # What the entries the cache uses must be, by name (a folder named like the state
 # would stop every build from saving it).
-_KINDS = {"outputs": stat.S_IFDIR, "trash": stat.S_IFDIR, "lock": stat.S_IFREG,
+_KINDS = {"outputs": stat.S_IFDIR, "trash": stat.S_IFDIR, "media": stat.S_IFDIR,
+          "lock": stat.S_IFREG,
           "state": stat.S_IFREG, ".gitignore": stat.S_IFREG, "CACHEDIR.TAG": stat.S_IFREG}
 
 
@@ -83,6 +84,23 @@ class CacheFolder:
         if self._lock >= 0:
             os.close(self._lock)
             self._lock = -1
+
+
+def media_folder(site_dir: Path) -> Path | None:
+    """The media cache's folder (media.py), for `check` and `serve`, which keep no other
+    cache and need no lock: the cache folder made if missing, with its .gitignore and
+    tag; None where it cannot be made."""
+    path = site_dir / CACHE_DIR
+    try:
+        folder = open_folder(path)
+        try:
+            for name, text in _FILES:
+                _create_once(folder, name, text.encode())
+        finally:
+            os.close(folder)
+    except OSError:
+        return None
+    return path / "media"
 
 
 def _open_file(folder: int, name: str, flags: int) -> int:

@@ -22,6 +22,7 @@ from . import delta
 from .cache import BuildCache
 from .cachedir import CACHE_DIR
 from .fingerprint import Inputs
+from .media import MediaCache
 from .signed import Damaged
 from .store import DiskCache
 from .writer import Kept, Staging, Unavailable, WriteStats
@@ -55,6 +56,7 @@ class BuildRequest:
     cache: BuildCache | None = None
     fingerprint: str = ""
     inputs: Inputs | None = None
+    media: MediaCache | None = None  # resized images and social cards kept (media.py)
 
 
 class MemorySink:
@@ -151,9 +153,12 @@ def _run(request: BuildRequest, sink: MemorySink | DiskSink, active: BuildCache,
             try:
                 theme = active.theme(site_dir)
                 keys = Keys(site, theme)
-                result.written = sink.write(iter_outputs(site, theme, active, keys),
-                                            site_dir, active, fingerprint)
+                result.written = sink.write(
+                    iter_outputs(site, theme, active, keys, request.media),
+                    site_dir, active, fingerprint)
                 result.outputs = sink.outputs
+                if result.written is not None and request.media is not None:
+                    request.media.prune()  # what this build did not use goes
                 if isinstance(active, DiskCache):
                     active.build = _asked(keys, options, inputs, result, fingerprint)
             except BuildError as exc:

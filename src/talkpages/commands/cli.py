@@ -136,14 +136,17 @@ def _build(args: argparse.Namespace) -> int:
                              f"{display_path(out_dir)}")
                 return 0
         from ..build.cache import BuildCache
+        from ..build.media import MediaCache
         from ..build.pipeline import BuildRequest, DiskSink, run
         from ..build.store import DiskCache
 
         cache = BuildCache() if folder is None else DiskCache(folder)
+        media = MediaCache(None if folder is None else folder.path / "media")
         with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')}, "
                                       f"{plural(cache.stats.pages, 'page')}"):
-            result = run(BuildRequest(args.source, options, cache, fingerprint, inputs),
-                         DiskSink(out_dir))
+            result = run(BuildRequest(args.source, options, cache, fingerprint, inputs,
+                                      media), DiskSink(out_dir))
+        media.close()
     finally:
         if folder is not None:
             folder.close()
@@ -186,12 +189,18 @@ def _summary(console: Console, upcoming: int, past: int, paths: list[str],
 
 
 def _check(args: argparse.Namespace) -> int:
+    from ..build.cachedir import media_folder
+    from ..build.media import MediaCache
     from ..build.pipeline import BuildRequest, MemorySink, run
     from ..content.lint import lint_site
     from ..output.outputs import check_outputs
 
     console = Console()
-    result = run(BuildRequest(args.source, _options(args)), MemorySink())
+    media = MediaCache(media_folder(args.source) if args.source.is_dir() else None)
+    try:
+        result = run(BuildRequest(args.source, _options(args), media=media), MemorySink())
+    finally:
+        media.close()
     diagnostics = list(result.diagnostics)
     if result.ok and result.site is not None:
         diagnostics += check_outputs(result.outputs) + lint_site(result.site)

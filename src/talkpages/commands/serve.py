@@ -41,7 +41,9 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from ..build.cache import MemoryCache, Stats
+from ..build.cachedir import media_folder
 from ..build.fingerprint import site_images
+from ..build.media import MediaCache
 from ..build.pipeline import BuildRequest, MemorySink, run
 from ..content.config import CONFIG_NAME
 from ..content.loader import TALKS_DIR, LoadOptions
@@ -111,6 +113,7 @@ class DevServer:
         self.poll = poll
         self.live = Live()
         self.cache = MemoryCache()
+        self.media: MediaCache | None = None
         self.roots = [site_dir.resolve(), builtin_dir("assets").resolve()]
         self._stopping = threading.Event()
         self._building = threading.Lock()  # one build at a time: the cache is shared
@@ -156,6 +159,9 @@ class DevServer:
             self._httpd.server_close()
         for thread in self._threads:
             thread.join(timeout=10)
+        if self.media is not None:
+            with self._building:
+                self.media.close()
 
     def run(self) -> int:
         """The command: serve until Ctrl-C (or SIGTERM), then stop cleanly."""
@@ -205,7 +211,10 @@ class DevServer:
         started = time.perf_counter()
         options = LoadOptions(now=self.now(), drafts=self.drafts, future=self.future,
                               overrides={"base_url": self.url})
-        result = run(BuildRequest(self.site_dir, options, self.cache), MemorySink())
+        if self.media is None:  # once a session: the folder stays open while serving
+            self.media = MediaCache(media_folder(self.site_dir))
+        result = run(BuildRequest(self.site_dir, options, self.cache, media=self.media),
+                     MemorySink())
         problems = list(result.diagnostics)
         if result.ok:
             problems += check_outputs(result.outputs)

@@ -212,17 +212,18 @@ class ResizedImage(Kind):
 
     def key(self, maker: Maker, recipe: Recipe) -> str | None:
         picture, copy = _picture(recipe)
-        return digest("resized image", self.VERSION, picture.digest, repr(copy.variant),
-                      repr(picture.aspect), picture.focal_point)
+        return digest("resized image", self.VERSION, _pillow(), picture.digest,
+                      repr(copy.variant), repr(picture.aspect), picture.focal_point)
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         from . import images  # Pillow: only for a site with images to make
 
         picture, copy = _picture(recipe)
         assert recipe.source is not None
-        made = _from_image(recipe, picture.digest, f"make {copy.path!r} of this image",
-                           lambda data: images.resize(data, copy.variant, picture.aspect,
-                                                      picture.focal_point))
+        made = maker.media.get(self.key(maker, recipe) or "", lambda: _from_image(
+            recipe, picture.digest, f"make {copy.path!r} of this image",
+            lambda data: images.resize(data, copy.variant, picture.aspect,
+                                       picture.focal_point)))
         return Output(recipe.path, made, origin=recipe.origin)
 
 
@@ -233,20 +234,24 @@ class SocialCardImage(Kind):
     VERSION = "1"  # of the way cards are drawn: another draws every card again
 
     def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return digest("social card", self.VERSION, repr(_card(maker, recipe)),
+        return digest("social card", self.VERSION, _pillow(), repr(_card(maker, recipe)),
                       theme.system_font_name())
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         from . import cards, images  # Pillow: only for a site with cards to draw
 
         card = _card(maker, recipe)
-        background = None
-        if card.background and recipe.source is not None:
-            background = _from_image(
-                recipe, card.background, f"draw {recipe.path!r} over this image",
-                lambda data: images.open_image(data, Variant(*social.SIZE, "jpeg"),
-                                               social.SIZE[0] / social.SIZE[1]))
-        return Output(recipe.path, cards.draw(card, _font(), background, card.focal_point),
+
+        def draw() -> bytes:
+            background = None
+            if card.background and recipe.source is not None:
+                background = _from_image(
+                    recipe, card.background, f"draw {recipe.path!r} over this image",
+                    lambda data: images.open_image(data, Variant(*social.SIZE, "jpeg"),
+                                                   social.SIZE[0] / social.SIZE[1]))
+            return cards.draw(card, _font(), background, card.focal_point)
+
+        return Output(recipe.path, maker.media.get(self.key(maker, recipe) or "", draw),
                       origin=recipe.origin)
 
 
@@ -274,6 +279,14 @@ def _from_image(recipe: Recipe, expected: str, doing: str, use: Callable[[bytes]
     except images.ImageError as exc:
         raise BuildError([Diagnostic(recipe.source, f"cannot {doing} (for {recipe.origin}): "
                                      f"{exc}")]) from None
+
+
+@functools.lru_cache(maxsize=1)
+def _pillow() -> str:
+    """Pillow's version: another may resize, encode or draw otherwise."""
+    from PIL import __version__ as version
+
+    return version
 
 
 @functools.lru_cache(maxsize=1)

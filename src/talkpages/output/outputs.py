@@ -4,9 +4,10 @@ writing (by `check` and `serve`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from ..content.addresses import MAX_NAME
 from ..diagnostics import Diagnostic
@@ -23,6 +24,26 @@ class Output:
     # The bytes of the file with digest `base` this path had, with ranges replaced:
     # (base, ((start, end, new bytes), …)), in order; `digest` is then the new one's.
     splice: tuple[str, tuple[tuple[int, int, bytes], ...]] | None = None
+
+
+class Media(Protocol):
+    """Where resized images and social cards are kept between builds (build/media.py):
+    `get(key, make)` gives the bytes kept under `key`, else `make()`'s, kept; `plan(key)`
+    says the build has such an output, so its entry stays."""
+
+    def get(self, key: str, make: Callable[[], bytes]) -> bytes: ...
+
+    def plan(self, key: str) -> None: ...
+
+
+class NoMedia:
+    """Nothing kept: every image and card is made again."""
+
+    def get(self, key: str, make: Callable[[], bytes]) -> bytes:
+        return make()
+
+    def plan(self, key: str) -> None:
+        pass
 
 
 def whole(output: Output) -> Output:

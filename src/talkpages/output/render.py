@@ -31,7 +31,7 @@ from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subs
 from .budget import rendering
 from .keys import Keys, OutputCache
 from .kinds import KINDS
-from .outputs import Output
+from .outputs import Media, NoMedia, Output
 from .plan import (
     CARD,
     FEED_PATH,
@@ -50,11 +50,12 @@ FRAGMENTS = ("item", "event", "record", "row")
 
 
 def iter_outputs(site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None,
+                 media: Media | None = None,
                  ) -> Iterator[Output]:
     """Every output of the site, one at a time: the writer stores each as it comes, so
     a build never holds all of a large site's pages in memory. What `cache` keeps by
     its key is not made again."""
-    maker = Maker(site, theme, cache, keys)
+    maker = Maker(site, theme, cache, keys, media)
     with collector_paused():
         recipes = make_plan(site, maker.theme, maker.keys)
     return maker.run(recipes)
@@ -63,8 +64,10 @@ def iter_outputs(site: Site, theme: Theme, cache: OutputCache, keys: Keys | None
 class Maker:
     """Makes recipes into outputs for one build, keeping what the cache has."""
 
-    def __init__(self, site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None):
+    def __init__(self, site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None,
+                 media: Media | None = None):
         self.keys = keys or Keys(site, theme)
+        self.media = media or NoMedia()
         theme = theme.for_config(site.config)  # the accent colour's rules in style.css
         self.site, self.theme = site, theme
         self.now = site.now.isoformat()
@@ -96,6 +99,8 @@ class Maker:
                 continue
             key = self.key(recipe)
             self.active.planned(recipe, key)
+            if recipe.kind in (IMAGE, CARD) and key is not None:
+                self.media.plan(key)
             kept = self.active.known_page(key, recipe.path, recipe.origin)
             if kept is not None:
                 yield kept
