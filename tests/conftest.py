@@ -47,15 +47,14 @@ def make_site(tmp_path: Path) -> MakeSite:
     return make
 
 
-def render(site: Path, options: LoadOptions, cache: Any = None) -> BuildResult:
+def render(site: Path, options: LoadOptions) -> BuildResult:
     """The site built into memory, as check and serve build it."""
-    return run(BuildRequest(site, options, cache), MemorySink())
+    return run(BuildRequest(site, options), MemorySink())
 
 
-def build(site: Path, out: Path, options: LoadOptions, cache: Any = None,
-          fingerprint: str = "", inputs: Any = None) -> BuildResult:
+def build(site: Path, out: Path, options: LoadOptions) -> BuildResult:
     """The site built into `out`, as `talkpages build` builds it."""
-    return run(BuildRequest(site, options, cache, fingerprint, inputs), DiskSink(out))
+    return run(BuildRequest(site, options), DiskSink(out))
 
 
 def render_site(site: Path, **options: object) -> BuildResult:
@@ -64,24 +63,6 @@ def render_site(site: Path, **options: object) -> BuildResult:
 
 def outputs(result: BuildResult) -> dict[str, bytes]:
     return {o.path: o.data for o in result.outputs if o.data is not None}
-
-
-def build_with_cache(site: Path, out: Path) -> tuple[BuildResult, object, dict[str, bytes]]:
-    """A build as `talkpages build` runs it (the site's lasting cache, the inputs known
-    file by file): its result, its cache and the files of the output but the marker."""
-    from talkpages.build.fingerprint import read_inputs
-    from talkpages.build.store import DiskCache
-
-    inputs = read_inputs(site, {"now": NOW.isoformat()})
-    cache = DiskCache.open(site)
-    assert cache is not None
-    try:
-        result = build(site, out, LoadOptions(now=NOW), cache, inputs.fingerprint, inputs)
-    finally:
-        cache.close()
-    assert result.ok, [d.format() for d in result.diagnostics]
-    return result, cache, {p.relative_to(out).as_posix(): p.read_bytes()
-                           for p in out.rglob("*") if p.is_file() and p.name != ".talkpages-output"}
 
 
 @pytest.fixture(scope="session")

@@ -5,13 +5,13 @@ nothing: the previous site stays, and the next build works."""
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from talkpages.build import pack, signed, writer
+from talkpages.build import media, writer
 
 from conftest import MakeSite, talk
 from conftest import cli_build as build
@@ -27,75 +27,48 @@ def make(make_site: MakeSite) -> Path:
                       "talks/two.md": talk("Two", "2027-02-03T10:00:00")})
 
 
+def full_disk(*args: object, **kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
 
 
-
-
-
-
-class _FullDisk:
-    """A pack file on a disk with no room left."""
-
-    def __init__(self, pack: Any):
-        self._pack = pack
-
-    def write(self, data: bytes) -> int:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    def flush(self) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._pack, name)
-
-
-def test_a_full_disk_while_writing_the_cache_is_an_error_not_a_bug(
+def test_a_full_disk_while_writing_the_site_is_an_error_that_loses_nothing(
         make_site: MakeSite, run_cli: RunCli, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     site = make(make_site)
     assert build(run_cli, site)[0] == 0
     before = files(site / "public")
     (site / "talks/three.md").write_text(talk("Three", "2020-01-01T10:00:00"))
-    new_pack = pack.Pack._new
-
-    def full(self: pack.Pack) -> None:
-        new_pack(self)
-        self._file = _FullDisk(self._file)  # type: ignore[assignment]
-
-    monkeypatch.setattr(pack.Pack, "_new", full)
-    packed = sum(p.stat().st_size for p in (site / ".talkpages-cache").glob("fragments-*"))
-    (site / ".talkpages-cache" / "state").unlink()  # a cold build: a new pack
+    monkeypatch.setattr(writer._NewSite, "_create", full_disk)
     code, err = build(run_cli, site)
     assert code == 1 and "internal error" not in err, err
-    assert "cannot write the build cache" in err and "No space left on device" in err
+    assert "cannot write" in err and "No space left on device" in err
     assert files(site / "public") == before  # nothing lost
-    packs = list((site / ".talkpages-cache").glob("fragments-*.pack"))
-    assert sum(pack.stat().st_size for pack in packs) <= packed  # the disk no fuller
+    assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public", "talks"]
     monkeypatch.undo()
     assert build(run_cli, site)[0] == 0
     assert files(site / "public") == clean(run_cli, site, tmp_path)
 
 
-def test_a_cache_that_cannot_be_saved_after_a_good_build_is_a_warning(
+def test_a_media_cache_that_cannot_be_written_costs_the_next_build_its_time_only(
         make_site: MakeSite, run_cli: RunCli, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     site = make(make_site)
 
-    def full(*args: object, **kwargs: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
+    class FullDisk:
+        """The os module, on a disk with no room left."""
+        write = staticmethod(full_disk)
 
-    monkeypatch.setattr(signed, "write", full)
+        def __getattr__(self, name: str) -> object:
+            return getattr(os, name)
+
+    monkeypatch.setattr(media, "os", FullDisk())
     code, _, err = run_cli("build", "-s", str(site), "--now", NOW)
     assert code == 0, err
-    assert "the build cache could not be saved" in err and "warning" in err
     assert files(site / "public") == clean(run_cli, site, tmp_path)
-    monkeypatch.undo()
-    (site / "talks/one.md").write_text(talk("One", extra='tags = ["b"]'))
-    assert build(run_cli, site)[0] == 0
-    assert files(site / "public") == clean(run_cli, site, tmp_path)
+    assert not [p for p in (site / ".talkpages-cache" / "media").iterdir()]
 
 
-def test_an_output_folder_that_cannot_be_replaced_on_an_incremental_build_is_an_error(
+def test_an_output_folder_that_cannot_be_replaced_is_an_error(
         make_site: MakeSite, run_cli: RunCli, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A read-only output folder (its own permissions, or a read-only mount): it cannot
@@ -105,16 +78,17 @@ def test_an_output_folder_that_cannot_be_replaced_on_an_incremental_build_is_an_
     assert build(run_cli, site)[0] == 0
     before = files(site / "public")
 
-    def refused(twin: Path, out_dir: Path) -> None:
+    def refused(new: Path, out_dir: Path) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(out_dir))
 
-    monkeypatch.setattr(writer, "exchange_or_rename", refused)
-    for edit in ("a", "b"):  # a build that changes one talk, then another
+    monkeypatch.setattr(writer, "_exchange", refused)
+    for edit in ("a", "b"):
         (site / "talks/one.md").write_text(talk("One", extra=f'tags = ["{edit}"]'))
         code, err = build(run_cli, site)
         assert code == 1 and "internal error" not in err, err
         assert "cannot write the site" in err and "Permission denied" in err
         assert files(site / "public") == before
+        assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public", "talks"]
     monkeypatch.undo()
     assert build(run_cli, site)[0] == 0
     assert files(site / "public") == clean(run_cli, site, tmp_path)

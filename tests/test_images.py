@@ -4,7 +4,6 @@ what a hostile file cannot do."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -13,7 +12,7 @@ from talkpages.output import images
 from talkpages.output.images import ImageError, crop_box, open_image, render
 from talkpages.output.pictures import Variant, variants
 
-from conftest import MakeSite, build_with_cache, photo, render_site, talk
+from conftest import MakeSite, output_files, photo, render_site, talk
 
 
 def test_widths_never_exceed_the_original_and_keep_its_shape() -> None:
@@ -106,13 +105,12 @@ def test_a_featured_image_gives_its_size_to_the_talk_page(make_site: MakeSite) -
     assert "u/featured.png" in pages
 
 
-def test_a_featured_image_replaced_under_its_name_is_read_again(make_site: MakeSite,
-                                                                 tmp_path: Path) -> None:
+def test_a_featured_image_replaced_under_its_name_is_read_again(
+        make_site: MakeSite, run_cli) -> None:  # type: ignore[no-untyped-def]
     site = make_site({"talks/t/index.md": talk("T"), "talks/t/featured.jpg": photo(400, 300)})
-    out = tmp_path / "out"
-    build_with_cache(site, out)
+    assert run_cli("build", "-q", "-s", str(site))[0] == 0
     (site / "talks/t/featured.jpg").write_bytes(photo(800, 200))
-    _, cache, files = build_with_cache(site, out)
+    assert run_cli("build", "-q", "-s", str(site))[0] == 0
+    files = output_files(site / "public")
     assert b'width="480" height="120"' in files["t/index.html"]
     assert "t/featured-480.webp" in files and "t/featured-400.webp" not in files
-    assert cache.stats.talks_read == 1  # type: ignore[attr-defined]

@@ -53,9 +53,9 @@ def test_no_layer_imports_a_later_one() -> None:
 
 
 def test_every_module_is_in_a_layer() -> None:
-    # __main__: `python -m talkpages`; digests, parallel and stamps: keys, workers and
-    # file changes, for every layer alike
-    shared = {"__init__", "__main__", "diagnostics", "digests", "parallel", "stamps"}
+    # __main__: `python -m talkpages`; digests and parallel: the media cache's keys and
+    # the workers, for every layer alike
+    shared = {"__init__", "__main__", "diagnostics", "digests", "parallel"}
     loose = [p.stem for p in PACKAGE.glob("*.py") if p.stem not in shared]
     assert not loose, f"modules outside content/, output/, build/, commands/: {loose}"
 

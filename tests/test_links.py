@@ -9,12 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.fingerprint import read_inputs
-from talkpages.build.store import DiskCache
 from talkpages.commands.importers import import_site
-from talkpages.content.loader import LoadOptions
 
-from conftest import NOW, MakeSite, build, outputs, render_site, talk
+from conftest import NOW, MakeSite, outputs, render_site, talk
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
 SECRET = "-----BEGIN OPENSSH PRIVATE KEY-----"
@@ -139,30 +136,6 @@ def test_links_out_of_the_site_are_not_published_links_inside_are_followed(
     paths = {o.path for o in result.outputs}
     assert {"deck/slides.pdf", "b/figures/plot.png", "b/slides.pdf"} <= paths
     assert "deck/index.html" in outputs(result)
-
-
-def test_links_out_of_the_site_are_not_published_by_a_build_of_changed_files(
-        make_site: MakeSite, outside: Path) -> None:
-    """A build after a few talk files changed rereads only those: it refuses a file that
-    became a link out, and the full build that follows says why."""
-    site = make_site({"talks/a.md": talk("Linked talk", body="first"), "talks/b.md": talk("B")})
-    out = site / "public"
-
-    def run() -> object:
-        inputs = read_inputs(site, {"now": NOW.isoformat()})
-        cache = DiskCache.open(site)
-        assert cache is not None
-        try:
-            return build(site, out, LoadOptions(now=NOW), cache, inputs.fingerprint, inputs)
-        finally:
-            cache.close()
-
-    assert run().ok  # type: ignore[attr-defined]
-    (site / "talks/a.md").unlink()
-    (site / "talks/a.md").symlink_to(outside / "talk.md")  # the same talk, out of the site
-    result = run()
-    assert not result.ok  # type: ignore[attr-defined]
-    assert SECRET not in (out / "a/index.html").read_text()
 
 
 def test_links_out_of_the_site_are_not_published_by_import(

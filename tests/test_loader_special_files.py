@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.cache import MemoryCache
 from talkpages.content.config import Config
 from talkpages.content.loader import LoadOptions, load_talk
 
@@ -104,13 +103,12 @@ def test_a_talk_file_replaced_by_a_pipe_is_an_error_in_the_next_build(
 
 
 def test_serve_reports_a_talk_file_replaced_by_a_pipe(make_site: MakeSite) -> None:
-    """serve rebuilds into memory with a cache of what it read."""
+    """serve rebuilds into memory."""
     site = make_site({"talks/a.md": talk(), "talks/b/index.md": talk("B")})
-    cache = MemoryCache()
-    assert render(site, LoadOptions(now=NOW), cache).ok
+    assert render(site, LoadOptions(now=NOW)).ok
     (site / "talks" / "b" / "index.md").unlink()
     make_special(site / "talks" / "b" / "index.md", "pipe")
-    result = render(site, LoadOptions(now=NOW), cache)
+    result = render(site, LoadOptions(now=NOW))
     assert not result.ok
     assert [(d.path, d.message.split(" (")[0]) for d in result.diagnostics if d.is_error] == [
         (site / "talks" / "b" / "index.md", "this is not a regular file")]

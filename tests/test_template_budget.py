@@ -21,7 +21,7 @@ RunCli = Callable[..., tuple[int, str, str]]
 @pytest.fixture(autouse=True)
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(budget, "SECONDS", 1.0)
-    monkeypatch.setattr(budget, "GROWTH", 200 * 1024 * 1024)
+    monkeypatch.setattr(budget, "GROWTH", 256 * 1024 * 1024)
 
 
 def page(body: str) -> str:
@@ -32,11 +32,12 @@ def page(body: str) -> str:
     ("loops", "{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}"
               "{% endfor %}", "more than 1 seconds"),
     ("loops printing", "{% for a in range(99999) %}{% for b in range(99999) %}{{ b }}"
-                       "{% endfor %}{% endfor %}", "more than 1 seconds"),
+                       "{% endfor %}{% endfor %}", "for one output"),  # time or memory
     ("doubling", "{% set ns = namespace(s='x') %}{% for i in range(60) %}"
-                 "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}", "MiB"),
+                 "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}", "in one step"),
     ("doubling by replace", "{% set ns = namespace(s='x') %}{% for i in range(60) %}"
-                            "{% set ns.s = ns.s | replace('x', 'xx') %}{% endfor %}", "MiB"),
+                            "{% set ns.s = ns.s | replace('x', 'xx') %}{% endfor %}",
+     "in one step"),
     ("recursion", "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}",
      "calls itself without end"),
 ])
@@ -77,3 +78,35 @@ def test_a_budget_raised_late_is_taken_back() -> None:
     with budget.budget():
         time.sleep(0.01)
     time.sleep(budget.POLL * 3)  # nothing pending reaches this thread
+
+
+@pytest.mark.parametrize("step", ["ns.s ~ ns.s", "ns.s + ns.s", "ns.s | replace('x', 'xx')",
+                                  "ns.s.replace('x', 'xx')", "'%s%s' % (ns.s, ns.s)",
+                                  "[ns.s, ns.s] | join", "ns.s | center(ns.s | length * 2)"])
+def test_a_value_doubled_in_a_loop_stops_in_one_step_before_it_is_large(
+        make_site: MakeSite, run_cli: RunCli, step: str) -> None:
+    """Each step that makes text (`~`, `+`, `%`, a filter, a method) is checked by the
+    sandbox: a doubling stops at some tens of MB, before the memory watch need act."""
+    import resource
+
+    template = ("{% set ns = namespace(s='x') %}{% for i in range(60) %}"
+                f"{{% set ns.s = {step} %}}{{% endfor %}}{{{{ ns.s | length }}}}")
+    site = make_site({"talks/one.md": talk("One"), "layouts/404.html": page(template)})
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
+    assert time.monotonic() - started < 10
+    assert code == 1, err
+    assert "layouts/404.html:" in err and "in one step" in err, err
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 600 * 1024  # KiB: far below the memory watch's budget
+
+
+def test_the_memory_watch_stops_a_render_that_keeps_growing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budget, "GROWTH", 64 * 1024 * 1024)
+    kept = []
+    with pytest.raises(budget.TooLarge), budget.budget():
+        for _ in range(4096):  # 4 GiB, were it not stopped
+            kept.append(b"x" * (1 << 20))
+    assert len(kept) < 1024

@@ -1,27 +1,20 @@
-"""The writer: the only code that touches the output folder."""
+"""The writer: the only code that touches the output folder. Every build writes the
+whole site beside the output and puts it in place in one step."""
 
 from __future__ import annotations
 
-import shutil
-import time
+import os
 from pathlib import Path
 
 import pytest
 
-from talkpages.build.outfolder import MARKER, digest_bytes
-from talkpages.build.trash import LARGE
-from talkpages.build.writer import Staging, WriteStats
+from talkpages.build.writer import MARKER, NEW, write_site
 from talkpages.diagnostics import BuildError
 from talkpages.output.outputs import Output, check_outputs
 
 
-def write_site(outputs: list[Output], out: Path, site: Path, fingerprint: str = "",
-               cache_dir: Path | None = None) -> WriteStats:
-    return Staging(out, site, cache_dir).write(outputs, fingerprint)
-
-
 @pytest.mark.parametrize("path", ["../escape.html", "/etc/passwd", "a/../../b", "a\\b", "",
-                                  "nul\x00.html"])
+                                  "nul\x00.html", ".talkpages-output"])
 def test_paths_outside_the_output_folder_are_refused(path: str) -> None:
     problems = check_outputs([Output(path, b"x", origin="test")])
     assert problems and "outside the output folder" in problems[0].message
@@ -33,130 +26,100 @@ def test_two_outputs_for_one_path_name_both() -> None:
     assert "talks/a.md and talks/A.md" in problems[0].message
 
 
-def test_only_changed_files_are_written_and_stale_ones_removed(tmp_path: Path) -> None:
+def site_folder(tmp_path: Path) -> Path:
     site = tmp_path / "site"
     site.mkdir()
-    out = site / "public"
-    cache = site / ".talkpages-cache"
-    first = [Output("a/index.html", b"a"), Output("b/index.html", b"b"), Output("c.txt", b"c")]
-    write_site(first, out, site, cache_dir=cache)
-    stats = write_site([Output("a/index.html", b"a"), Output("b/index.html", b"B")], out, site,
-                       cache_dir=cache)
-    assert (stats.written, stats.removed) == (1, 1)
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        MARKER, "a/index.html", "b/index.html"]
-    assert (out / "b/index.html").read_bytes() == b"B"
-    # a third build against a twin two builds behind still ends exactly right
-    stats = write_site([Output("a/index.html", b"a2"), Output("b/index.html", b"B"),
-                        Output("d/e/f.txt", b"f")], out, site, cache_dir=cache)
-    assert {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
-            if p.is_file() and p.name != MARKER} == {
-        "a/index.html": b"a2", "b/index.html": b"B", "d/e/f.txt": b"f"}
-    assert not (out / "c.txt").exists()
+    return site
 
 
-def test_the_twin_never_shares_a_changed_file_with_the_output(tmp_path: Path) -> None:
-    """Files are hard-linked between the output and its twin: a change must replace the
-    twin's file, never write into the shared one."""
-    site = tmp_path / "site"
-    site.mkdir()
-    out = site / "public"
-    for content in (b"one", b"two", b"three", b"four", b"four", b"five"):
-        write_site([Output("x.html", content)], out, site, cache_dir=site / "cache")
-        assert (out / "x.html").read_bytes() == content
-
-
-def test_a_file_edited_in_place_in_the_output_is_written_again(tmp_path: Path) -> None:
-    """The twin shares the output's files: one edited in the output (in place, the
-    inode kept) is edited in the twin too, and must not be taken for the built one."""
-    site = tmp_path / "site"
-    site.mkdir()
-    out, cache = site / "public", site / "cache"
-    for _ in range(2):  # the twin now shares x.html with the output
-        write_site([Output("x.html", b"built")], out, site, cache_dir=cache)
-    with open(out / "x.html", "r+b") as handle:
-        handle.write(b"EDITED")
-    for _ in range(3):
-        stats = write_site([Output("x.html", b"built")], out, site, cache_dir=cache)
-        assert (out / "x.html").read_bytes() == b"built"
-    assert stats.written == 0  # once written again, it is kept again
-
-
-def test_a_twin_or_record_from_elsewhere_is_not_trusted(tmp_path: Path) -> None:
-    """A cache folder committed to a repository: its files are never taken as built."""
-    site = tmp_path / "site"
-    site.mkdir()
-    out, cache = site / "public", site / "cache"
-    write_site([Output("x.html", b"built")], out, site, cache_dir=cache)
-    write_site([Output("x.html", b"built")], out, site, cache_dir=cache)
-    record = next((cache / "outputs").glob("*.record"))
-    record.write_bytes(record.read_bytes()[:-1] + b"!")  # not signed by this user's key
-    twin = next(p for p in (cache / "outputs").iterdir() if p.is_dir())
-    (twin / "x.html").unlink()
-    (twin / "x.html").write_bytes(b"planted")
-    (out / "x.html").unlink()
-    (out / "x.html").write_bytes(b"planted")
-    stats = write_site([Output("x.html", b"built")], out, site, cache_dir=cache)
-    assert (out / "x.html").read_bytes() == b"built" and stats.written == 1
-
-
-def test_a_deleted_output_folder_is_made_again_from_the_twin(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    site.mkdir()
-    out, cache = site / "public", site / "cache"
-    pages = [Output(f"p{n}/index.html", f"page {n}".encode()) for n in range(5)]
-    write_site(pages, out, site, cache_dir=cache)
-    shutil.rmtree(out)
-    stats = write_site([Output(p.path, digest=digest_bytes(p.data or b"")) for p in pages[:4]]
-                       + [Output("new.html", b"new")], out, site, cache_dir=cache)
-    assert (stats.kept, stats.written) == (4, 1)  # the four given by their digest alone
-    assert (out / "p3/index.html").read_bytes() == b"page 3"
-    assert not (out / "p4").exists()
-
-
-def test_write_site_swaps_in_a_complete_folder(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    site.mkdir()
+def test_the_new_site_takes_the_place_of_the_old_whole(tmp_path: Path) -> None:
+    site = site_folder(tmp_path)
     out = site / "public"
     source = tmp_path / "file.bin"
     source.write_bytes(b"\x00\x01")
-    write_site([Output("index.html", b"<html>"), Output("x/y.bin", source=source)], out, site)
+    stats = write_site([Output("index.html", b"<html>"), Output("x/y.bin", source=source),
+                        Output("z.txt", chunks=iter([b"a", b"b"]))], out, site)
     assert (out / "index.html").read_bytes() == b"<html>"
     assert (out / "x/y.bin").read_bytes() == b"\x00\x01"
+    assert (out / "z.txt").read_bytes() == b"ab"
     assert (out / MARKER).exists()
-    write_site([Output("index.html", b"new")], out, site, cache_dir=site / ".talkpages-cache")
+    assert sorted(stats.paths) == ["index.html", "x/y.bin", "z.txt"]
+    inode = out.stat().st_ino
+    write_site([Output("index.html", b"new")], out, site)
     assert sorted(p.name for p in out.iterdir()) == sorted([MARKER, "index.html"])
-    assert [p.name for p in site.iterdir() if p.name.startswith(".")] == [".talkpages-cache"]
+    assert (out / "index.html").read_bytes() == b"new"
+    assert out.stat().st_ino != inode  # another folder, put in place
+    assert sorted(p.name for p in site.iterdir()) == ["public"]  # nothing left beside it
 
 
 def test_an_error_while_writing_leaves_the_old_site(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    site.mkdir()
+    site = site_folder(tmp_path)
     out = site / "public"
-    cache = site / ".talkpages-cache"
-    write_site([Output("index.html", b"old")], out, site, cache_dir=cache)
+    write_site([Output("index.html", b"old")], out, site)
+    for outputs in ([Output("index.html", b"new"), Output("copy.bin", source=tmp_path / "gone")],
+                    [Output("index.html", b"new"), Output("../escape", b"x")],
+                    [Output("a", b"file"), Output("a/b", b"under a file")]):
+        with pytest.raises(BuildError):
+            write_site(outputs, out, site)
+        assert (out / "index.html").read_bytes() == b"old"
+        assert sorted(p.name for p in site.iterdir()) == ["public"]
+    assert not (tmp_path / "escape").exists()
+
+
+def test_an_error_met_while_rendering_leaves_the_old_site(tmp_path: Path) -> None:
+    site = site_folder(tmp_path)
+    out = site / "public"
+    write_site([Output("index.html", b"old")], out, site)
+
+    def outputs():  # type: ignore[no-untyped-def]
+        yield Output("index.html", b"new")
+        raise BuildError([])
+
     with pytest.raises(BuildError):
-        write_site([Output("index.html", b"new"),
-                    Output("copy.bin", source=tmp_path / "missing.bin")], out, site,
-                   cache_dir=cache)
+        write_site(outputs(), out, site)
     assert (out / "index.html").read_bytes() == b"old"
-    assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public"]
-    with pytest.raises(BuildError):  # and without a cache folder
-        write_site([Output("index.html", b"new"),
-                    Output("copy.bin", source=tmp_path / "missing.bin")], out, site)
-    assert (out / "index.html").read_bytes() == b"old"
-    assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public"]
+    assert sorted(p.name for p in site.iterdir()) == ["public"]
+
+
+def test_what_a_killed_build_left_beside_the_output_goes(tmp_path: Path) -> None:
+    site = site_folder(tmp_path)
+    out = site / "public"
+    left = site / f".public{NEW}abcdef"
+    (left / "deep").mkdir(parents=True)
+    (left / "deep" / "x.html").write_bytes(b"half")
+    (site / f".public{NEW}link").symlink_to(tmp_path, target_is_directory=True)
+    write_site([Output("index.html", b"x")], out, site)
+    assert sorted(p.name for p in site.iterdir()) == ["public"]
+    assert tmp_path.is_dir()  # the link went, not what it led to
 
 
 def test_an_empty_folder_without_marker_may_be_used(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    (site / "public").mkdir(parents=True)
+    site = site_folder(tmp_path)
+    (site / "public").mkdir()
     write_site([Output("index.html", b"x")], site / "public", site)
     assert (site / "public/index.html").exists()
 
 
+def test_a_folder_of_someone_elses_is_never_replaced(tmp_path: Path) -> None:
+    site = site_folder(tmp_path)
+    (site / "public").mkdir()
+    (site / "public" / "thesis.tex").write_bytes(b"years of work")
+    with pytest.raises(BuildError, match="did not create"):
+        write_site([Output("index.html", b"x")], site / "public", site)
+    assert (site / "public" / "thesis.tex").read_bytes() == b"years of work"
+
+
+@pytest.mark.parametrize("out", ["site", "site/talks", "."])
+def test_the_site_or_a_folder_above_it_is_never_the_output(tmp_path: Path, out: str) -> None:
+    site = site_folder(tmp_path)
+    (site / "talks").mkdir()
+    with pytest.raises(BuildError, match="refusing"):
+        write_site([Output("index.html", b"x")], tmp_path / out, site)
+
+
 def test_a_build_killed_midway_leaves_the_previous_output_intact(tmp_path: Path) -> None:
-    """SIGKILL a real build while it writes; the old site must be untouched."""
+    """SIGKILL a real build while it writes; the old site must be untouched, and the
+    next build is whole."""
     import signal
     import subprocess
     import sys
@@ -173,16 +136,15 @@ def test_a_build_killed_midway_leaves_the_previous_output_intact(tmp_path: Path)
     subprocess.run(command, check=True)
     out = site / "public"
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    for number in range(1500):  # every page changes: a long write to kill
+    for number in range(1500):
         (site / "talks" / f"t{number}.md").write_text(
             f'+++\ntitle = "Changed {number}"\ndate = 2019-05-22T14:50:00\n+++\n{body}\n')
-    twins = site / ".talkpages-cache" / "outputs"
     killed_while_writing = False
     for _attempt in range(5):
         process = subprocess.Popen(command)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and process.poll() is None:
-            if any(twins.glob("*/.talkpages-dirty")):  # the new site is being written
+            if any(site.glob(f".public{NEW}*/t1*")):  # the new site is being written
                 time.sleep(0.02)
                 process.send_signal(signal.SIGKILL)
                 killed_while_writing = True
@@ -194,37 +156,25 @@ def test_a_build_killed_midway_leaves_the_previous_output_intact(tmp_path: Path)
     assert killed_while_writing, "the build finished before it could be killed"
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
-    # The next build rebuilds the half-written twin and writes every change.
     subprocess.run(command, check=True)
-    assert not any(twins.glob("*/.talkpages-dirty"))
+    assert not list(site.glob(f".public{NEW}*"))
     assert b"Changed 0" in (out / "t0/index.html").read_bytes()
     assert b"Changed 1499" in (out / "t1499/index.html").read_bytes()
 
 
-def _trash_is_emptied(cache: Path) -> bool:
-    """The trash is emptied by a process of its own once a build is done: give it time."""
-    for _ in range(200):
-        if not any((cache / "trash").glob("*")):
-            return True
-        time.sleep(0.05)
-    return False
+def test_files_are_created_never_opened_over_another(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file of the new site is made with O_EXCL and O_NOFOLLOW, relative to the
+    new folder: nothing is ever written through a link."""
+    made: list[int] = []
+    real_open = os.open
 
+    def recording(path, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if flags & os.O_WRONLY:
+            made.append(flags)
+        return real_open(path, flags, *args, **kwargs)
 
-def test_what_a_build_replaces_goes_to_the_trash_and_is_freed_after_it(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    site.mkdir()
-    out, cache = site / "public", site / ".talkpages-cache"
-    big = [b"a" * (LARGE + 1), b"b" * (LARGE + 1), b"c" * (LARGE + 1)]
-    for number, data in enumerate(big):  # the third build replaces the twin's large file
-        write_site([Output("calendar.ics", data), Output("x.html", b"%d" % number)], out,
-                   site, cache_dir=cache)
-        assert (out / "calendar.ics").read_bytes() == data
-    assert _trash_is_emptied(cache)
-    # a twin whose files are unknown (its record lost) goes to the trash whole
-    for record in (cache / "outputs").glob("*.record"):
-        record.unlink()
-    twins = [folder for folder in (cache / "outputs").iterdir() if folder.is_dir()]
-    assert twins and any(twin.iterdir() for twin in twins)
-    write_site([Output("x.html", b"new")], out, site, cache_dir=cache)
-    assert (out / "x.html").read_bytes() == b"new" and not (out / "calendar.ics").exists()
-    assert _trash_is_emptied(cache)
+    monkeypatch.setattr(os, "open", recording)
+    site = site_folder(tmp_path)
+    write_site([Output("a/index.html", b"x"), Output("b.txt", b"y")], site / "public", site)
+    assert made and all(flags & os.O_EXCL and flags & os.O_NOFOLLOW for flags in made)

@@ -1,12 +1,11 @@
-"""Digests that name what a result was made from: the keys a build compares to tell
-whether something kept from a previous build may be used again."""
+"""Digests that name what a result was made from: the keys of the media cache, and
+the version of talkpages' own code that compiled templates are kept for."""
 
 from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from . import __version__
 
@@ -18,11 +17,6 @@ def digest(*parts: str) -> str:
     return hashlib.blake2b(joined.encode("utf-8", "surrogateescape"),
                            digest_size=16).hexdigest()
 
-
-def config_key(config: Any) -> str:
-    """What a Talk is read with besides its file: the config, and talkpages' own code
-    (a Talk read by another version is never taken for this one's)."""
-    return digest(repr(config), code_digest())
 
 
 @lru_cache(maxsize=1)

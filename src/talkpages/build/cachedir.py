@@ -1,18 +1,16 @@
 """The site's cache folder, `.talkpages-cache/`: made on first use, and locked so that
-builds of one site take turns. Standard library only: a build that has nothing to do,
-or only an output folder to restore, answers before it imports its renderer.
+builds of one site take turns. It holds the media cache (media.py) and nothing else:
+no rendered page is kept between builds.
 
 The folder carries its own `.gitignore` (it is never committed by accident) and a
 `CACHEDIR.TAG` (https://bford.info/cachedir/: backup tools skip it). Deleting it is
-always safe: the next build is a cold one, with the same output.
+always safe: the next build makes its images and cards again, with the same output.
 
 The folder may have come with the site, from a stranger's repository: it is never
 trusted to be what it seems. Every entry talkpages uses is looked at without following
-links before it is used, and anything that is not a plain file or folder of this user's
-(a link, a pipe, another user's file) is removed where it stands, never followed and
-never deleted through. What the files hold is authenticated before it is used
-(signed.py). Inside the twins of the output (`outputs/<id>/`), too large to look over
-at every build, the writer checks each folder before it writes into it (writer.py).
+links before it is used, and anything else (a link, a pipe, another user's file, what
+an older talkpages kept there) is removed where it stands, never followed and never
+deleted through.
 """
 
 from __future__ import annotations
@@ -28,22 +26,14 @@ CACHE_DIR = ".talkpages-cache"
 _FILES = ((".gitignore", "# made by talkpages: safe to delete\n*\n"),
           ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
            "# a cache of talkpages: safe to delete\n"))
-# What the entries the cache uses must be, by name (a folder named like the state
-# would stop every build from saving it).
-_KINDS = {"outputs": stat.S_IFDIR, "trash": stat.S_IFDIR, "media": stat.S_IFDIR,
-          "lock": stat.S_IFREG,
-          "state": stat.S_IFREG, ".gitignore": stat.S_IFREG, "CACHEDIR.TAG": stat.S_IFREG}
+# What the entries the cache uses must be, by name; anything else at the top goes.
+_KINDS = {"media": stat.S_IFDIR, "lock": stat.S_IFREG, ".gitignore": stat.S_IFREG,
+          "CACHEDIR.TAG": stat.S_IFREG}
+_ANYTHING_ELSE = -1  # a kind no entry has: tidy() removes it
 
 
-def _kind_at_top(name: str) -> int | None:
-    if name.endswith((".pack", ".tmp")):
-        return stat.S_IFREG
-    return _KINDS.get(name)
-
-
-def _kind_in_outputs(name: str) -> int | None:
-    """`<id>/`, a twin; `<id>.record` and temporary files."""
-    return stat.S_IFREG if "." in name else stat.S_IFDIR
+def _kind_at_top(name: str) -> int:
+    return _KINDS.get(name, _ANYTHING_ELSE)
 
 
 class CacheFolder:
@@ -65,11 +55,7 @@ class CacheFolder:
                 tidy(path, folder, _kind_at_top)
                 lock = _open_file(folder, "lock", os.O_RDWR)
                 fcntl.flock(lock, fcntl.LOCK_EX)
-                for name, kind in _KINDS.items():
-                    if kind == stat.S_IFDIR:
-                        os.close(open_folder(path / name))
-                        tidy(path / name, path / name,
-                             _kind_in_outputs if name == "outputs" else lambda _: None)
+                os.close(open_folder(path / "media"))
                 for name, text in _FILES:
                     _create_once(folder, name, text.encode())
             finally:

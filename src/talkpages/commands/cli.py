@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from .. import __version__
 from ..content.options import LoadOptions
 from ..diagnostics import Diagnostic, display_path, printable, sort_key
 from .arguments import build_time, checked_time, parser
@@ -104,50 +103,23 @@ def _options(args: argparse.Namespace, overrides: dict[str, str] | None = None,
 
 
 def _build(args: argparse.Namespace) -> int:
-    import time
-
     from ..build.cachedir import CacheFolder
-    from ..build.fingerprint import read_inputs
-    from ..build.outfolder import restore, up_to_date
+    from ..build.media import MediaCache
+    from ..build.pipeline import BuildRequest, DiskSink, run
 
-    started = time.perf_counter()
     console = _console(args)
-    # The cache knows talk files by path: `-s site` and `-s /home/me/site` are one site.
     args.source = Path(os.path.abspath(args.source))
     overrides = {"base_url": args.base_url} if args.base_url else None
     out_dir = args.output or args.source / "public"
     options = _options(args, overrides)
-    inputs = read_inputs(args.source, {
-        "now": options.now.isoformat(), "drafts": options.drafts, "future": options.future,
-        "overrides": overrides, "version": __version__})
-    fingerprint = inputs.fingerprint
-    folder = CacheFolder.open(args.source)
+    folder = CacheFolder.open(args.source)  # None where the site folder is read-only
+    media = MediaCache(None if folder is None else folder.path / "media")
+    sink = DiskSink(out_dir)
     try:
-        if folder is not None:
-            files = up_to_date(out_dir, folder.path, fingerprint)
-            restored = None if files is not None else \
-                restore(out_dir, args.source, folder.path, fingerprint)
-            if files is not None or restored is not None:
-                how = "" if restored is None else f" {display_path(out_dir)} restored from " \
-                    f"{display_path(folder.path)},"
-                console.info(f"Nothing changed since the last build:{how} "
-                             f"{plural(files or restored or 0, 'file')} "
-                             f"({(time.perf_counter() - started) * 1000:.0f} ms) -> "
-                             f"{display_path(out_dir)}")
-                return 0
-        from ..build.cache import BuildCache
-        from ..build.media import MediaCache
-        from ..build.pipeline import BuildRequest, DiskSink, run
-        from ..build.store import DiskCache
-
-        cache = BuildCache() if folder is None else DiskCache(folder)
-        media = MediaCache(None if folder is None else folder.path / "media")
-        with console.progress(lambda: f"Building: {plural(cache.stats.talks, 'talk')}, "
-                                      f"{plural(cache.stats.pages, 'page')}"):
-            result = run(BuildRequest(args.source, options, cache, fingerprint, inputs,
-                                      media), DiskSink(out_dir))
-        media.close()
+        with console.progress(lambda: f"Building: {plural(sink.made, 'file')}"):
+            result = run(BuildRequest(args.source, options, media), sink)
     finally:
+        media.close()
         if folder is not None:
             folder.close()
     console.diagnostics(result.diagnostics)
@@ -156,12 +128,8 @@ def _build(args: argparse.Namespace) -> int:
                       "nothing was written")
         return 1
     if result.written is not None:
-        stats = cache.stats
-        console.detail(f"  {'only what shows the changed talks: ' if result.delta else ''}"
-                       f"{plural(stats.talks_read, 'talk file')} read "
-                       f"({stats.talks_reused} from the cache), "
-                       f"{plural(stats.pages_rendered, 'file')} made "
-                       f"({stats.pages_reused} kept)")
+        console.detail(f"  {plural(media.made, 'image')} made, {media.reused} from the media "
+                       "cache")
         _summary(console, *result.counts, result.written.paths, result.seconds, out_dir)
     return 0
 
@@ -198,7 +166,7 @@ def _check(args: argparse.Namespace) -> int:
     console = Console()
     media = MediaCache(media_folder(args.source) if args.source.is_dir() else None)
     try:
-        result = run(BuildRequest(args.source, _options(args), media=media), MemorySink())
+        result = run(BuildRequest(args.source, _options(args), media), MemorySink())
     finally:
         media.close()
     diagnostics = list(result.diagnostics)

@@ -9,8 +9,8 @@ reaches the file system. Bundle files and theme assets are read from their sourc
 files when asked for, and only when they resolve inside the site or the built-in
 theme (a symlink out is refused). `serve` writes nothing; `build` publishes.
 
-Rebuilds are incremental through a MemoryCache (cache.py): only changed files are
-parsed again and only pages whose inputs changed are rendered again.
+Each rebuild is a whole build, as `build` makes it; resized images and social cards
+come from the media cache (media.py), shared with `build` and `check`.
 
 A failed rebuild keeps the last good site. Its messages, the very lines printed in the
 terminal, go to open tabs as an overlay (through the event stream), and into every
@@ -27,7 +27,6 @@ SIGTERM stop the server as ever, with status 0.
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import io
 import os
@@ -40,14 +39,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from ..build.cache import MemoryCache, Stats
 from ..build.cachedir import media_folder
-from ..build.fingerprint import site_images
 from ..build.media import MediaCache
 from ..build.pipeline import BuildRequest, MemorySink, run
 from ..content.config import CONFIG_NAME
 from ..content.loader import TALKS_DIR, LoadOptions
-from ..content.siteimages import site_image_path
+from ..content.model import Site
 from ..diagnostics import Diagnostic, display_path, sort_key
 from ..output.outputs import Output, check_outputs
 from ..output.theme import builtin_dir
@@ -56,6 +53,13 @@ from .devhttp import HTTPServer, HTTPServer6
 from .watch import Watcher
 
 POLL_SECONDS = 0.2
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What the build behind a state made."""
+    talks: int = 0
+    outputs: int = 0
 
 @dataclass(frozen=True)
 class State:
@@ -79,7 +83,7 @@ class Live:
         with self._changed:
             kept = site if site is not None else self.state.site
             self.state = State(self.state.version + 1, kept, failure, time.monotonic(),
-                               dataclasses.replace(stats))
+                               stats)
             self._changed.notify_all()
             return self.state
 
@@ -112,8 +116,8 @@ class DevServer:
         self.console.err = LogStream.around(self.console.err)
         self.poll = poll
         self.live = Live()
-        self.cache = MemoryCache()
         self.media: MediaCache | None = None
+        self.images: list[Path] = []  # the logo, favicon and photos the last site showed
         self.roots = [site_dir.resolve(), builtin_dir("assets").resolve()]
         self._stopping = threading.Event()
         self._building = threading.Lock()  # one build at a time: the cache is shared
@@ -128,12 +132,11 @@ class DevServer:
 
     def watched(self) -> list[Path]:
         """talks/, layouts/, assets/, the site's config files (talkpages.toml, …) and the
-        logo and favicon talkpages.toml names."""
+        logo, favicon and speakers' photos the site last built showed."""
         site = self.site_dir
         tomls = sorted(p for p in site.glob("*.toml") if p.is_file())
         return [site / TALKS_DIR, site / "layouts", site / "assets", site / CONFIG_NAME,
-                *[p for p in tomls if p.name != CONFIG_NAME],
-                *_site_images(site)]
+                *[p for p in tomls if p.name != CONFIG_NAME], *self.images]
 
     def start(self) -> None:
         """Listen (raises OSError when the port is taken), build, then serve and watch."""
@@ -213,8 +216,7 @@ class DevServer:
                               overrides={"base_url": self.url})
         if self.media is None:  # once a session: the folder stays open while serving
             self.media = MediaCache(media_folder(self.site_dir))
-        result = run(BuildRequest(self.site_dir, options, self.cache, media=self.media),
-                     MemorySink())
+        result = run(BuildRequest(self.site_dir, options, self.media), MemorySink())
         problems = list(result.diagnostics)
         if result.ok:
             problems += check_outputs(result.outputs)
@@ -228,16 +230,15 @@ class DevServer:
                        "show the errors until they are fixed")
             self.console.diagnostics(problems)
             self.console.error(summary)
-            return self.live.publish(None, "\n".join([*lines, summary]), self.cache.stats)
-        self.cache.prune()
+            return self.live.publish(None, "\n".join([*lines, summary]), Stats())
         self.console.diagnostics(problems)
-        stats = self.cache.stats
         talks = len(result.site.talks) if result.site else 0
+        if result.site is not None:
+            self.images = _images(result.site)
         self.console.info(f"{what}Built {plural(talks, 'talk')} in {seconds * 1000:.0f} ms "
-                          f"({plural(stats.talks_read, 'file')} read, "
-                          f"{plural(stats.pages_rendered, 'page')} rendered, "
-                          f"{stats.pages_reused} reused)")
-        return self.live.publish({o.path: o for o in result.outputs}, None, stats)
+                          f"({plural(len(result.outputs), 'file')})")
+        return self.live.publish({o.path: o for o in result.outputs}, None,
+                                 Stats(talks, len(result.outputs)))
 
     @staticmethod
     def _what(changed: list[str]) -> str:
@@ -337,15 +338,10 @@ def _cannot_listen(bind: str, port: int, exc: OSError) -> tuple[str, str, int]:
             "free one", 1)
 
 
-def _site_images(site: Path) -> list[Path]:
-    """The logo and favicon files talkpages.toml names, when they are files of the site
-    (the build says what is wrong with any other)."""
-    found = []
-    for name in site_images(site):
-        try:
-            path = site.joinpath(*site_image_path(name).split("/"))
-        except ValueError:
-            continue
-        if path.is_file() and not path.is_symlink():
-            found.append(path)
-    return found
+def _images(site: Site) -> list[Path]:
+    """The logo, favicon and speakers' photos of a site that loaded (so found inside it)."""
+    config = site.config
+    names = [image.path for image in (config.logo, config.favicon) if image is not None]
+    names += [speaker.photo.path for speaker in site.speakers.values()
+              if speaker.photo is not None]
+    return [site.root.joinpath(*name.split("/")) for name in names]

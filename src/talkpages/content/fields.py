@@ -134,7 +134,7 @@ def is_safe_url(url: str) -> bool:
 
 def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
               bundle_files: tuple[str, ...] = (), modified: datetime | None = None,
-              key: str = "") -> tuple[Talk | None, list[Diagnostic]]:
+              ) -> tuple[Talk | None, list[Diagnostic]]:
     """A Talk, or None and every problem of the file (all fields are read first)."""
     f = _Fields(fm, path)
     f.problems += characters.in_front_matter(path, fm) + characters.in_body(path, fm)
@@ -163,7 +163,7 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
     params = {k: v for k, v in fm.data.items()
               if k.lower() not in KNOWN_KEYS and not k.lower().startswith("url_")}
     talk = Talk(source=path, title=title, schedule=schedule, body=fm.body, params=params,
-                bundle_files=bundle_files, key=key, **values)  # type: ignore[arg-type]
+                bundle_files=bundle_files, **values)  # type: ignore[arg-type]
     return talk, f.problems
 
 

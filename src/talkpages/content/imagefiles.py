@@ -1,8 +1,7 @@
 """The image files of a site as the loader sees them: their size in pixels (upright, as
 the camera's orientation says) and a digest of their bytes, which names their resized
-copies in the build's cache (so a fresh clone, whose files all have new times, still
-finds them there); and their stamps, so that a talk read before is read again when one
-of its images changes.
+copies in the media cache (so a fresh clone, whose files all have new times, still
+finds them there).
 
 `measure` decodes only the header (Pillow opens lazily); the bytes are read once, for
 the digest. A file that is not an image Pillow knows, or is larger than MAX_BYTES, has
@@ -32,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..stamps import Stamp, stamp
 
 RASTER_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif")
 SIDEWAYS = {5, 6, 7, 8}  # EXIF orientations of a picture stored turned by 90 degrees
@@ -235,9 +233,3 @@ def _decode(image: Any, data: bytes, frames: int) -> Any:
 def bytes_digest(data: bytes) -> str:
     """The digest of an image file's bytes, which names its copies."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def image_stamps(folder: Path, files: tuple[str, ...]) -> tuple[tuple[str, Stamp | None], ...]:
-    """The stamps of the image files among a bundle's `files`."""
-    return tuple((name, stamp(folder / name)) for name in files
-                 if name.lower().endswith(RASTER_SUFFIXES))

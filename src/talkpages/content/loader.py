@@ -6,26 +6,22 @@ is either a Site, or the full list of problems to show.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
-from typing import Any, Protocol
+from typing import Any
 
 from ..diagnostics import Diagnostic, has_errors
-from ..digests import config_key as digest_of_config
-from ..digests import digest
 from ..parallel import forks, render_all
-from ..stamps import Stamp
 from . import addresses, links
 from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
 from .config import MAX_NESTING, Config, load_config, nesting
 from .fields import make_talk
 from .frontmatter import FrontMatter, FrontMatterError, split
-from .imagefiles import check_images, image_stamps
+from .imagefiles import check_images
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
 from .speakers import load_speakers
@@ -39,39 +35,12 @@ NOT_A_FILE_HINT = "remove it, or put the talk in a plain file of that name"
 
 
 TalkResult = tuple[Talk | None, list[Diagnostic]]
-# slug, bundle files, the config's digest, the stamps of the bundle's images
-TalkInputs = tuple[str, tuple[str, ...], str, tuple[tuple[str, Stamp | None], ...]]
 
 
-class TalkStore(Protocol):
-    """Talks kept from earlier builds (build/cache.py), asked for each file before it is
-    read; `parallel`: whether talks may be read in forked workers."""
-
-    parallel: bool
-
-    def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None: ...
-
-    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
-                      blob: bytes | None = None) -> None: ...
-
-
-class _NoStore:
-    """Keeps nothing: every file is read."""
-
-    parallel = True
-
-    def known_talk(self, path: Path, inputs: TalkInputs) -> TalkResult | None:
-        return None
-
-    def remember_talk(self, path: Path, inputs: TalkInputs, result: TalkResult,
-                      blob: bytes | None = None) -> None:
-        pass
-
-
-def load_site(site_dir: Path, options: LoadOptions, store: TalkStore | None = None,
+def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
               ) -> tuple[Site | None, list[Diagnostic]]:
-    """The site, or every problem found in it. `store`: talks kept from earlier builds,
-    used where a file and what it is read with are the same."""
+    """The site, or every problem found in it. `workers`: a large site's talk files may
+    be read in forked processes (not from a process with threads of its own)."""
     if not site_dir.is_dir():
         return None, [Diagnostic(site_dir, "the site folder does not exist or is not a folder",
                                  hint="pass the folder that holds talks/ with -s")]
@@ -91,7 +60,7 @@ def load_site(site_dir: Path, options: LoadOptions, store: TalkStore | None = No
         return None, problems
     talks: list[Talk] = []
     files = find_talk_files(talks_dir, problems, root)
-    results = _load_all(files, config, store or _NoStore())
+    results = _load_all(files, config, workers)
     for talk, found in results:
         problems += found
         if talk is not None and _published(talk, options):
@@ -107,36 +76,21 @@ def load_site(site_dir: Path, options: LoadOptions, store: TalkStore | None = No
 
 
 def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
-              active: TalkStore) -> list[TalkResult]:
-    """The talk of every file: from `active` where the file and the inputs are the same
-    as when it was read, the others read (on every core for many)."""
-    config_key = digest_of_config(config)
-    inputs = [(slug, bundle_files, config_key, image_stamps(path.parent, bundle_files))
-              for path, slug, bundle_files in files]
-    results = [active.known_talk(path, given)
-               for (path, _, _), given in zip(files, inputs, strict=True)]
-    missing = [number for number, result in enumerate(results) if result is None]
-    if not forks(len(missing), active.parallel):  # read here: nothing to pickle
-        for number in missing:
-            path, slug, bundle_files = files[number]
-            results[number] = result = load_talk(path, slug, config, bundle_files, config_key,
-                                                  True, inputs[number][3])
-            active.remember_talk(path, inputs[number], result)
-        return results  # type: ignore[return-value]
-    made = render_all(_load_job(config, config_key),
-                      [(*files[n], inputs[n][3]) for n in missing], active.parallel)
-    for number, blob in zip(missing, made, strict=True):
-        results[number] = result = pickle.loads(blob)  # noqa: S301 - made just now
-        active.remember_talk(files[number][0], inputs[number], result, blob)
-    return results  # type: ignore[return-value]
+              workers: bool) -> list[TalkResult]:
+    """The talk of every file, read on every core for many."""
+    if not forks(len(files), workers):  # read here: nothing to pickle
+        return [load_talk(path, slug, config, bundle_files, True)
+                for path, slug, bundle_files in files]
+    return [pickle.loads(blob)  # noqa: S301 - made just now, by a worker of this process
+            for blob in render_all(_load_job(config), files, workers)]
 
 
-def _load_job(config: Config, config_key: str) -> Callable[[tuple[Any, ...]], bytes]:
-    """A talk read, pickled: as it travels from a worker, and as the cache keeps it."""
+def _load_job(config: Config) -> Callable[[tuple[Any, ...]], bytes]:
+    """A talk read, pickled, as it travels from a worker."""
     def load(job: tuple[Any, ...]) -> bytes:
-        path, slug, bundle_files, images = job
-        return pickle.dumps(load_talk(path, slug, config, bundle_files, config_key, True,
-                                      images), protocol=pickle.HIGHEST_PROTOCOL)
+        path, slug, bundle_files = job
+        return pickle.dumps(load_talk(path, slug, config, bundle_files, True),
+                            protocol=pickle.HIGHEST_PROTOCOL)
     return load
 
 
@@ -202,19 +156,13 @@ def _is_index(index: Path, root: str, problems: list[Diagnostic]) -> bool:
 
 
 def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ...] = (),
-              config_key: str = "", through_links: bool = False,
-              images: tuple[tuple[str, Stamp | None], ...] | None = None,
-              ) -> tuple[Talk | None, list[Diagnostic]]:
-    """The Talk of one file, or its problems. `config_key` (the config's digest) goes
-    into the talk's key, with the file's bytes and modification time (see cache.py).
-
-    `images`: the stamps of the bundle's images (imagefiles.image_stamps), when the
-    caller has them already.
+              through_links: bool = False) -> TalkResult:
+    """The Talk of one file, or its problems.
 
     `through_links`: the caller found the file by `find_talk_files`, which follows a
-    link only inside the site. Any other caller (a build that reads again only the files
-    that changed) is refused a file reached through a link, the link to the file or to
-    its bundle's folder, so no other way reads a file from outside the site."""
+    link only inside the site. Any other caller (`new`, `import`) is refused a file
+    reached through a link, the link to the file or to its bundle's folder, so no other
+    way reads a file from outside the site."""
     try:
         if not through_links and (os.path.islink(path) or (
                 path.name == BUNDLE_INDEX and os.path.islink(path.parent))):
@@ -241,11 +189,7 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
         return None, [Diagnostic(path, f"front matter key {key!r}: tables or lists nest more "
                                  f"than {MAX_NESTING} deep", _line_of(fm, key)) for key in deep]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
-    key = digest(hashlib.blake2b(raw, digest_size=16).hexdigest(), slug,
-                 repr(bundle_files),
-                 repr(image_stamps(path.parent, bundle_files) if images is None else images),
-                 str(int(stat.st_mtime)), config_key)
-    talk, problems = make_talk(fm, path, slug, config, bundle_files, modified, key)
+    talk, problems = make_talk(fm, path, slug, config, bundle_files, modified)
     damaged = check_images(path.parent, bundle_files)  # each read through before published
     return (None if has_errors(damaged) else talk), problems + damaged
 

@@ -85,7 +85,6 @@ class Talk:
     geo: tuple[float, float] | None = None  # latitude, longitude
     aliases: tuple[str, ...] = ()  # old addresses that send visitors on: "event/joker/"
     modified: datetime | None = None  # the file's last change, when there is no lastmod
-    key: str = ""  # a digest of all the talk is made from (the loader's; see cache.py)
 
     @property
     def url(self) -> str:
@@ -133,9 +132,8 @@ class Talk:
 @dataclass(frozen=True)
 class SiteView:
     """What of a site the template filters and the makers of a talk's own outputs read:
-    its settings, its speakers and the time of the build, never its talks. A page is
-    kept while the talks it shows are the same (output/keys.py); a filter that could
-    reach every talk would make it stale when another changed."""
+    its settings, its speakers and the time of the build, never its talks: a talk's own
+    outputs depend on that talk alone, which keeps them cheap to make on any core."""
 
     config: Config
     speakers: Mapping[str, Speaker]

@@ -1,13 +1,7 @@
-"""The kinds of output a site has, each one class: what an output of the kind is made
-from (its key, a digest of those inputs and of the site-wide ones in `Keys`; None for
-outputs always made, which are cheap or depend on nothing but what decides the plan),
-how its bytes are made, and for the large files put together from the fragments of
-talks, how they are laid out (so a build after a few talks changed can replace those
-fragments where they are: delta.py). The renderer looks kinds up in `KINDS`; the plan
-(plan.py) says which outputs of each kind there are.
-
-Key and bytes sit side by side in each class: what `make` reads, `key` names.
-"""
+"""The kinds of output a site has, each one class: how an output of the kind is made
+from its recipe. The renderer looks kinds up in `KINDS`; the plan (plan.py) says which
+outputs of each kind there are. Resized images and social cards also name what they
+are made from (`media_key`), under which the media cache keeps them between builds."""
 
 from __future__ import annotations
 
@@ -18,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..content.imagefiles import bytes_digest
 from ..diagnostics import BuildError, Diagnostic
 from ..digests import digest
-from . import ical, sitefiles, social, theme
+from . import sitefiles, social, theme
 from .outputs import Output
 from .pictures import Copy, Picture, Variant
 from .plan import (
@@ -44,30 +38,21 @@ from .plan import (
 if TYPE_CHECKING:
     from .render import Maker
 
-# What comes before the fragments of a file, what between them, how much longer each
-# is in the file than as kept, and what it becomes there.
-Layout = tuple[bytes, bytes, int, Callable[[bytes], bytes]]
 T = TypeVar("T")
 
 
 class Kind:
-    piece = ""  # the kind of fragment its recipes' pieces are, if any
-
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return None
-
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         raise NotImplementedError
 
-    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
-        return None
+    def media_key(self, maker: Maker, recipe: Recipe) -> str:
+        """The digest of all an output of the media cache is made from."""
+        raise NotImplementedError
 
 
 class TemplatePage(Kind):
     """A page from a template and its context (a talk's page, a list page, 404)."""
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return maker.keys.page(recipe.template, recipe.url, recipe.context)
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         return maker.render_page(recipe)
@@ -76,11 +61,7 @@ class TemplatePage(Kind):
 class CalendarFeed(Kind):
     """calendar.ics and the feeds of tags and speakers: their talks' events."""
 
-    piece = "event"
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return maker.keys.of(FEED, recipe.path, *recipe.text, maker.now, repr(recipe.zones),
-                             *_keys(recipe))
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         name, description = recipe.text
@@ -88,22 +69,12 @@ class CalendarFeed(Kind):
             _keys(recipe), recipe.zones, name=name, path=recipe.path,
             description=description), origin=recipe.origin)
 
-    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
-        feeds = maker.feeds
-        name, description = recipe.text
-        prefix = feeds.prefix(feeds.head(name, recipe.path, description), recipe.zones)
-        longer = len(feeds.stamped(ical.STAMP_MARK)) - len(ical.STAMP_MARK)
-        return prefix, b"", longer, feeds.stamped
 
 
 class EventFile(Kind):
     """A talk's own .ics, for "Add to calendar"."""
 
-    piece = "event"
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return maker.keys.of(EVENT_FILE, recipe.path, *recipe.text, maker.now,
-                             repr(recipe.zones), *_keys(recipe))
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         return Output(recipe.path, maker.feeds.single(recipe.pieces[0][1], recipe.zones),
@@ -113,40 +84,28 @@ class EventFile(Kind):
 class TalksJson(Kind):
     """talks.json: every talk's record."""
 
-    piece = "record"
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return maker.keys.of(TALKS_JSON, maker.now, *_keys(recipe))
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         return Output(recipe.path, chunks=sitefiles.talks_json(
             maker.site, _site_feeds(maker), _pieces(maker, recipe)), origin=recipe.origin)
 
-    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
-        return next(sitefiles.talks_json(maker.site, _site_feeds(maker), ())), b",", 0, bytes
 
 
 class SearchIndex(Kind):
     """search.json: a row a talk, upcoming first."""
 
-    piece = "row"
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return maker.keys.of(SEARCH, *_keys(recipe))
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         return Output(recipe.path, chunks=sitefiles.search_index(_pieces(maker, recipe)),
                       origin=recipe.origin)
 
-    def layout(self, maker: Maker, recipe: Recipe) -> Layout | None:
-        return next(sitefiles.search_index(())), b",", 0, bytes
 
 
 class AtomFeed(Kind):
     """feed.xml: the newest talks."""
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
-        return maker.keys.of(ATOM, maker.now, *map(maker.keys.state, recipe.context["talks"]))
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         return Output(recipe.path, sitefiles.atom(maker.site, recipe.context["talks"]),
@@ -210,7 +169,7 @@ class ResizedImage(Kind):
 
     VERSION = "1"  # of the way copies are made: another makes every copy again
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+    def media_key(self, maker: Maker, recipe: Recipe) -> str:
         picture, copy = _picture(recipe)
         return digest("resized image", self.VERSION, _pillow(), picture.digest,
                       repr(copy.variant), repr(picture.aspect), picture.focal_point)
@@ -220,7 +179,7 @@ class ResizedImage(Kind):
 
         picture, copy = _picture(recipe)
         assert recipe.source is not None
-        made = maker.media.get(self.key(maker, recipe) or "", lambda: _from_image(
+        made = maker.media.get(self.media_key(maker, recipe), lambda: _from_image(
             recipe, picture.digest, f"make {copy.path!r} of this image",
             lambda data: images.resize(data, copy.variant, picture.aspect,
                                        picture.focal_point)))
@@ -233,7 +192,7 @@ class SocialCardImage(Kind):
 
     VERSION = "1"  # of the way cards are drawn: another draws every card again
 
-    def key(self, maker: Maker, recipe: Recipe) -> str | None:
+    def media_key(self, maker: Maker, recipe: Recipe) -> str:
         return digest("social card", self.VERSION, _pillow(), repr(_card(maker, recipe)),
                       theme.system_font_name())
 
@@ -251,7 +210,7 @@ class SocialCardImage(Kind):
                                                    social.SIZE[0] / social.SIZE[1]))
             return cards.draw(card, _font(), background, card.focal_point)
 
-        return Output(recipe.path, maker.media.get(self.key(maker, recipe) or "", draw),
+        return Output(recipe.path, maker.media.get(self.media_key(maker, recipe), draw),
                       origin=recipe.origin)
 
 

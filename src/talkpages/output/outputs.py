@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..content.addresses import MAX_NAME
+from ..content.model import Talk
 from ..diagnostics import Diagnostic
 
 
@@ -19,11 +20,13 @@ class Output:
     data: bytes | None = None
     source: Path | None = None  # a file to copy when there are no bytes
     origin: str = ""  # what made it, for messages
-    digest: str = ""  # of the bytes, when known already; alone: "the same bytes as before"
     chunks: Iterable[bytes] | None = field(default=None, compare=False)  # streamed bytes
-    # The bytes of the file with digest `base` this path had, with ranges replaced:
-    # (base, ((start, end, new bytes), …)), in order; `digest` is then the new one's.
-    splice: tuple[str, tuple[tuple[int, int, bytes], ...]] | None = None
+
+
+def fragment_key(kind: str, talk: Talk) -> str:
+    """The name of a fragment of a talk (its "item", "event", "record" or "row"), made
+    with its page and kept for the build: a talk's file is the talk."""
+    return f"{kind}:{talk.file}"
 
 
 class Media(Protocol):
@@ -50,8 +53,7 @@ def whole(output: Output) -> Output:
     """An output with its bytes in `data`, however it was made."""
     if output.chunks is None:
         return output
-    return Output(output.path, b"".join(output.chunks), origin=output.origin,
-                  digest=output.digest)
+    return Output(output.path, b"".join(output.chunks), origin=output.origin)
 
 
 def check_outputs(outputs: Iterable[Output]) -> list[Diagnostic]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -29,7 +29,7 @@ from ..content.speakers import Speaker
 from ..content.taxonomy import Group
 from . import embeds, jsonld, pictures, social, subscribe
 from .budget import rendering
-from .keys import Keys, OutputCache
+from .outputs import fragment_key
 from .theme import Theme
 
 LEADING_LINKS = ("video", "slides", "pdf")  # what a past talk's page leads with, in order
@@ -168,18 +168,16 @@ def item(theme: Theme, talk: Talk) -> bytes:
         return str(macro(talk, ROOT_MARK)).encode()
 
 
-def filters(site: SiteView, theme: Theme, keys: Keys, active: OutputCache,
+def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
             ) -> dict[str, Callable[..., Any]]:
     """The template filters of the pages (see the README's Themes section); list items
-    come from `active`, the build's cache, when it has them."""
+    come from `fragments`, made with the talks' pages, when they are there."""
     config = site.config
 
     def item_html(talk: Talk, root: str) -> Markup:
-        key = keys.fragment("item", talk)
-        data = active.fragment(key)
+        data = fragments.get(fragment_key("item", talk))
         if data is None:
             data = item(theme, talk)
-            active.remember_fragment(key, data)
         return Markup(data.decode().replace(ROOT_MARK, root))
 
     paths: dict[str, str] = {}

@@ -2,19 +2,15 @@
 is made. Pure: a Site in, recipes out.
 
 A recipe says what its output is made from: a template and a context (pages), or the
-fragments of talks in order (feeds, talks.json, search.json), or a file to copy. So an
-output can be made on any core, kept when its key is the key of the output the last
-build made, and made again on its own when a talk it shows changes (delta.py). Feeds
-and the site's JSON files name their talks' fragments by key, never the talks
-themselves: made again, they read a few hundred bytes a talk from the build's cache
-instead of every talk of the site.
-"""
+fragments of talks in order (feeds, talks.json, search.json), or a file to copy. Feeds
+and the site's JSON files name their talks' fragments (`fragment_key`), never the talks
+themselves: they are put together from a few hundred bytes a talk, made with the
+talk's page, on any core, instead of from every talk of the site."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +18,7 @@ from ..content import taxonomy
 from ..content.model import Site, Talk
 from . import branding, pages, pictures, sitefiles, social
 from .ical import event_zone, zone_years
-from .keys import Keys
+from .outputs import fragment_key
 from .theme import Theme
 
 FEED_PATH = "calendar.ics"
@@ -48,17 +44,10 @@ class Recipe:
     zones: tuple[tuple[str, int, int], ...] = ()  # a feed's VTIMEZONEs and their years
     source: Path | None = None  # FILE, IMAGE
 
-    def talks(self) -> Iterator[Talk]:
-        """The talks the output shows (beyond what decides where they are listed)."""
-        if self.kind in (TALK, PAGE, ATOM, CARD):
-            yield from _talks_in(self.context)
-
-    def sources(self) -> set[str]:
-        """The talk files the output shows: when one of them changes, so may the output."""
-        return {source for source, _ in self.pieces} | {t.file for t in self.talks()}
 
 
-def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
+
+def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     """Every output of the site, in the order they are made: talk pages first (their
     fragments make up the lists and feeds), lists last (they link the feeds there are)."""
     talks = list(site.talks)
@@ -77,7 +66,7 @@ def make_plan(site: Site, theme: Theme, keys: Keys) -> list[Recipe]:
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     zone_years = zones_of(site)
     config = site.config
-    pieces = {kind: {id(talk): (talk.file, keys.fragment(kind, talk)) for talk in talks}
+    pieces = {kind: {id(talk): (talk.file, fragment_key(kind, talk)) for talk in talks}
               for kind in ("event", "record", "row")}
     feeds = [(FEED_PATH, site.talks, config.feed_name, config.description, "the calendar feed")]
     for kind, groups in (("tags", tags), ("speakers", speakers)):
@@ -207,25 +196,8 @@ def zones_of(site: Site) -> dict[str, tuple[int, int]]:
     return zone_years(site.talks, site.now)
 
 
-def shape(talk: Talk, now: datetime) -> tuple[Any, ...]:
-    """All of a talk that decides which outputs there are and where it is listed: its
-    address, order, upcoming or past (and the date it is listed at), tags, speakers,
-    year, publishing, zone (and the one its event names) and years, bundle files, the
-    copies of its image and the files published as they are, and aliases. Two
-    builds whose talks have the same shapes have the same recipes, with the talks' other
-    fields in them (delta.py)."""
-    last = talk.occurrences[-1]
-    return (talk.slug, talk.source, talk.sort_key, talk.is_upcoming(now),
-            talk.next_schedule(now).start_utc, talk.ended(now), talk.tags, talk.authors,
-            taxonomy.year_of(talk), talk.lastmod, talk.publish_date, talk.draft,
-            talk.schedule.zone, event_zone(talk), talk.schedule.all_day, _year(last.end),
-            talk.recurrence is not None and not talk.recurrence.bounded, talk.bundle_files,
-            pictures.featured(talk), pictures.thumbnail(talk), pictures.published_files(talk),
-            talk.aliases)  # a card's: is_upcoming and featured, above
 
 
-def _year(value: date) -> int:
-    return value.year
 
 
 def _page(spec: pages.PageSpec) -> Recipe:
@@ -241,18 +213,6 @@ def _zones(talks: Any, years: dict[str, tuple[int, int]]) -> tuple[tuple[str, in
     return tuple((zone, *years[zone]) for zone in zones)
 
 
-def _talks_in(value: Any) -> Iterator[Talk]:
-    if isinstance(value, Talk):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _talks_in(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _talks_in(item)
-    elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
-        for name in value.__dataclass_fields__:
-            yield from _talks_in(getattr(value, name))
 
 
 def _depth(path: str) -> tuple[int, str]:

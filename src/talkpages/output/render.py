@@ -4,11 +4,13 @@ Pages use relative links (`../my-talk/`), so a site works from any sub-path of i
 base_url (GitHub Pages project sites) and from a local server alike. Absolute URLs
 appear only where the web wants them: canonical links, feeds and the sitemap.
 
-A talk's page is made in one job with the fragments of the talk that lists and feeds
-are assembled from (its list item, calendar event, talks.json record and search row);
-jobs run on every core for a large site. Every output has a key (keys.py): one whose
-key is the key of an output the cache it is given still has comes back as kept (its
-digest alone) and is not made at all.
+Everything is made at every build, as Hugo, Zola and MkDocs do: no rendered page is
+kept between builds, so no page can be out of date. A talk's page is made in one job
+with the fragments of the talk that lists and feeds are put together from (its list
+item, calendar event, talks.json record and search row); they are kept for the build
+only. Jobs run on every core for a large site. Resized images and social cards, the
+only outputs that cost real time and depend on one file, come from the media cache
+(`Media`) when it has them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Callable, Iterator
-from itertools import accumulate
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -29,9 +30,8 @@ from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
 from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subscribe
 from .budget import rendering
-from .keys import Keys, OutputCache
 from .kinds import KINDS
-from .outputs import Media, NoMedia, Output
+from .outputs import Media, NoMedia, Output, fragment_key
 from .plan import (
     CARD,
     FEED_PATH,
@@ -49,35 +49,35 @@ __all__ = ["FEED_PATH", "Maker", "event_file", "iter_outputs", "page_path"]
 FRAGMENTS = ("item", "event", "record", "row")
 
 
-def iter_outputs(site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None,
-                 media: Media | None = None,
-                 ) -> Iterator[Output]:
+def iter_outputs(site: Site, theme: Theme, media: Media | None = None,
+                 workers: bool = True) -> Iterator[Output]:
     """Every output of the site, one at a time: the writer stores each as it comes, so
-    a build never holds all of a large site's pages in memory. What `cache` keeps by
-    its key is not made again."""
-    maker = Maker(site, theme, cache, keys, media)
+    a build never holds all of a large site's pages in memory. `workers`: work may go
+    to forked processes (not from a process with threads of its own, such as serve)."""
+    maker = Maker(site, theme, media, workers)
     with collector_paused():
-        recipes = make_plan(site, maker.theme, maker.keys)
+        recipes = make_plan(site, maker.theme)
     return maker.run(recipes)
 
 
 class Maker:
-    """Makes recipes into outputs for one build, keeping what the cache has."""
+    """Makes recipes into outputs for one build, the fragments of talks kept for it."""
 
-    def __init__(self, site: Site, theme: Theme, cache: OutputCache, keys: Keys | None = None,
-                 media: Media | None = None):
-        self.keys = keys or Keys(site, theme)
+    def __init__(self, site: Site, theme: Theme, media: Media | None = None,
+                 workers: bool = True):
         self.media = media or NoMedia()
+        self.workers = workers
         theme = theme.for_config(site.config)  # the accent colour's rules in style.css
         self.site, self.theme = site, theme
         self.now = site.now.isoformat()
-        self.active = cache
+        self.fragments: dict[str, bytes] = {}
+        self.zones: dict[tuple[str, int, int], bytes] = {}
         env = theme.env
         env.globals.update(site=site, config=site.config, version=__version__,
                            feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH),
                            logo=branding.logo(site.config), icons=branding.icons(site.config))
         view = site.view  # filters never see the talks: see SiteView
-        made_here = {**_filters(view), **pages.filters(view, theme, self.keys, cache)}
+        made_here = {**_filters(view), **pages.filters(view, theme, self.fragments)}
         for name, function in made_here.items():
             env.filters[name] = _unfoldable(function)
         env.tests.update({name: _unfoldable(test) for name, test in pages.tests(view).items()})
@@ -92,94 +92,51 @@ class Maker:
         """Talk pages and their fragments first, then the rest; images, then template
         pages in parallel, each batch after the fragments it shows are made."""
         yield from self.talks([r for r in recipes if r.kind == TALK])
-        later: list[tuple[Recipe, str | None]] = []
-        images: list[tuple[Recipe, str | None]] = []
+        later: list[Recipe] = []
+        images: list[Recipe] = []
         for recipe in recipes:
             if recipe.kind == TALK:
                 continue
-            key = self.key(recipe)
-            self.active.planned(recipe, key)
-            if recipe.kind in (IMAGE, CARD) and key is not None:
-                self.media.plan(key)
-            kept = self.active.known_page(key, recipe.path, recipe.origin)
-            if kept is not None:
-                yield kept
-            elif recipe.kind == PAGE:
-                later.append((recipe, key))
+            if recipe.kind == PAGE:
+                later.append(recipe)
             elif recipe.kind in (IMAGE, CARD):
-                images.append((recipe, key))
+                self.media.plan(KINDS[recipe.kind].media_key(self, recipe))
+                images.append(recipe)
             else:
-                yield self.active.remember_page(key, self.make(recipe))
+                yield self.make(recipe)
         # images two at a time (a width's WebP and JPEG; two cards): 10 to 300 ms each
-        made = parallel.render_all(self.make, [recipe for recipe, _ in images],
-                                   self.active.parallel, chunk=2, least=4)
-        for (_, key), output in zip(images, made, strict=True):
-            yield self.active.remember_page(key, output)
-        self.active.flush()  # workers read the fragments made so far
+        yield from parallel.render_all(self.make, images, self.workers, chunk=2, least=4)
         # a list page shows up to `paginate` talks: fresh workers 16 times as often
-        made = parallel.render_all(self.make, [recipe for recipe, _ in later],
-                                   self.active.parallel, parallel.SEGMENT // 16)
-        for (_, key), output in zip(later, made, strict=True):
-            yield self.active.remember_page(key, output)
+        yield from parallel.render_all(self.make, later, self.workers, parallel.SEGMENT // 16)
 
     def talks(self, recipes: list[Recipe]) -> Iterator[Output]:
-        """Each talk's page, and the fragments of the talk the build's cache lacks."""
-        keys, active = self.keys, self.active
-        jobs: list[tuple[Recipe, str | None, bool, tuple[str, ...]]] = []
-        for recipe in recipes:
+        """Each talk's page, and the talk's fragments, kept for the lists and feeds."""
+        def make(recipe: Recipe) -> tuple[Output, list[bytes]]:
             talk = recipe.context["talk"]
-            key = self.key(recipe)
-            active.planned(recipe, key)
-            kept = active.known_page(key, recipe.path, recipe.origin)
-            if kept is not None:
-                yield kept
-            missing = tuple(kind for kind in FRAGMENTS
-                            if not active.has_fragment(keys.fragment(kind, talk)))
-            if kept is None or missing:
-                jobs.append((recipe, key, kept is None, missing))
+            return self.make(recipe), [self.makers[kind](talk) for kind in FRAGMENTS]
 
-        def make(job: tuple[Recipe, str | None, bool, tuple[str, ...]],
-                 ) -> tuple[Output | None, dict[str, bytes]]:
-            recipe, _, page, kinds = job
+        for recipe, (output, made) in zip(recipes, parallel.render_all(make, recipes,
+                                                                       self.workers),
+                                          strict=True):
             talk = recipe.context["talk"]
-            return (self.make(recipe) if page else None,
-                    {kind: self.makers[kind](talk) for kind in kinds})
-
-        for job, (output, made) in zip(jobs, parallel.render_all(make, jobs, active.parallel),
-                                       strict=True):
-            for kind, data in made.items():
-                active.remember_fragment(keys.fragment(kind, job[0].context["talk"]), data)
-            if output is not None:
-                yield active.remember_page(job[1], output)
-
-    def fragments(self, talk: Talk) -> None:
-        """Make the fragments of a talk the cache lacks (delta.py)."""
-        for kind in FRAGMENTS:
-            key = self.keys.fragment(kind, talk)
-            if not self.active.has_fragment(key):
-                self.active.remember_fragment(key, self.makers[kind](talk))
+            for kind, data in zip(FRAGMENTS, made, strict=True):
+                self.fragments[fragment_key(kind, talk)] = data
+            yield output
 
     def _zone(self, zone: tuple[str, int, int], make: Callable[[], bytes]) -> bytes:
-        """A VTIMEZONE (some milliseconds to work out), kept by the build's cache."""
-        key = self.keys.of("zone", *map(str, zone))
-        data = self.active.fragment(key)
+        """A VTIMEZONE (some milliseconds to work out), made once a build."""
+        data = self.zones.get(zone)
         if data is None:
-            data = make()
-            self.active.remember_fragment(key, data)
+            data = self.zones[zone] = make()
         return data
 
     def piece(self, key: str) -> bytes:
-        """A fragment by its key: made by the talk pages, kept by the build's cache."""
-        data = self.active.fragment(key)
+        """A fragment of a talk by its key, made with the talk's page."""
+        data = self.fragments.get(key)
         if data is None:
-            raise BuildError([Diagnostic(None, "internal error: a fragment of a talk is "
-                                         "missing from the build's cache",
-                                         hint="delete .talkpages-cache/ and build again")])
+            raise BuildError([Diagnostic(None, f"internal error: the fragment {key} of a "
+                                         "talk was not made before the file that shows it")])
         return data
-
-    def key(self, recipe: Recipe) -> str | None:
-        """The key of an output (keys.py, kinds.py); None: always made."""
-        return KINDS[recipe.kind].key(self, recipe)
 
     def make(self, recipe: Recipe) -> Output:
         return KINDS[recipe.kind].make(self, recipe)
@@ -187,25 +144,6 @@ class Maker:
     def render_page(self, recipe: Recipe) -> Output:
         return _render_page(self.theme.env, recipe.template, recipe.url, recipe.origin,
                             **recipe.context)
-
-    def splice(self, recipe: Recipe, old: Recipe, base: str) -> Output | None:
-        """The output of `recipe` as the last build's output of `old` (digest `base`)
-        with the fragments that changed replaced, where they are in it (delta.py);
-        None where it cannot be (the output is then made whole)."""
-        layout = KINDS[recipe.kind].layout(self, recipe)
-        if layout is None or len(old.pieces) != len(recipe.pieces):
-            return None
-        prefix, separator, change, shown = layout
-        lengths = self.active.fragment_lengths([key for _, key in old.pieces])
-        if None in lengths:
-            return None
-        starts = accumulate((length + change + len(separator)  # type: ignore[operator]
-                             for length in lengths), initial=len(prefix))
-        edits = [(start, start + length + change, shown(self.piece(new)))  # type: ignore[operator]
-                 for start, length, (_, was), (_, new)
-                 in zip(starts, lengths, old.pieces, recipe.pieces, strict=False)  # one start more
-                 if new != was]
-        return Output(recipe.path, splice=(base, tuple(edits)), origin=recipe.origin)
 
 
 def _unfoldable(function: Callable[..., Any]) -> Callable[..., Any]:

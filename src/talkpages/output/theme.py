@@ -27,6 +27,7 @@ entry of any kind runs sandboxed even when the walk finds no template in it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import io
 import os
@@ -40,6 +41,7 @@ from typing import Any
 import jinja2
 import jinja2.bccache
 from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -48,9 +50,6 @@ from ..content.colours import accent_css, accent_shades
 from ..content.config import Config
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
-# What templates may read of `site` without making every page depend on every talk and
-# on the time of the build (keys.py): both are part of every page's key.
-SITE_KEYED = frozenset({"config", "speakers"})
 
 
 def builtin_dir(kind: str) -> Path:
@@ -61,16 +60,6 @@ def builtin_dir(kind: str) -> Path:
     return _PACKAGE.parent.parent / kind  # a source checkout, or an editable install
 
 
-def theme_files(site_dir: Path) -> list[Path]:
-    """Every file of the theme, the site's (found as a build reads them: `site_files`)
-    and the built-in one."""
-    files = [*site_files(site_dir / "layouts", site_dir).values(),
-             *site_files(site_dir / "assets", site_dir).values()]
-    for folder in (builtin_dir("layouts"), builtin_dir("assets")):
-        for root, dirs, names in os.walk(folder):
-            dirs.sort()
-            files += [Path(root) / name for name in sorted(names)]
-    return files
 
 
 def site_files(folder: Path, site_dir: Path) -> dict[str, Path]:
@@ -127,8 +116,6 @@ class Theme:
     env: jinja2.Environment
     assets: dict[str, Path]  # name (POSIX, relative to assets/) -> file
     published: dict[str, str] = field(default_factory=dict)  # name -> hashed name, CSS/JS
-    digest: str = ""  # of every file of the theme
-    reads_site_state: bool = False  # a template reads site.now, site.talks… (see cache.py)
     appended: dict[str, str] = field(default_factory=dict)  # name -> CSS of the settings
 
     def published_name(self, name: str) -> str:
@@ -155,8 +142,7 @@ class Theme:
         .pyc files), given the name of the kind of environment (the sandbox's code is
         its own); None: compiled at every build."""
         own_files = site_files(site_dir / "layouts", site_dir)
-        own = sorted(own_files)
-        kind = Sandbox if own or os.path.lexists(site_dir / "layouts") else jinja2.Environment
+        kind = Sandbox if own_files or os.path.lexists(site_dir / "layouts") else jinja2.Environment
         env = kind(
             bytecode_cache=compiled(kind.__name__) if compiled else None,
             loader=jinja2.ChoiceLoader([
@@ -179,33 +165,7 @@ class Theme:
                       if not PurePath(name).name.startswith("."))
         published = {name: hashed_name(name, path.read_bytes()) for name, path in assets.items()
                      if name.endswith(HASHED_SUFFIXES)}
-        digest = hashlib.blake2b(digest_size=16)
-        for path in theme_files(site_dir):
-            digest.update(f"{path}\0".encode("utf-8", "surrogateescape"))
-            digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
-        theme = digest.hexdigest()
-        return cls(env=env, assets=assets, published=published, digest=theme,
-                   reads_site_state=_reads_site_state(env, own))
-
-
-def _reads_site_state(env: jinja2.Environment, names: list[str]) -> bool:
-    """Does a template of the site's own (`names`) read more of `site` than its config
-    and speakers? The built-in templates do not (a test says so). A template that
-    cannot be parsed counts as reading everything (its error comes when rendered)."""
-    assert env.loader is not None
-    for name in names:
-        try:
-            source = env.loader.get_source(env, name)[0]
-            tree = env.parse(source)
-        except (jinja2.TemplateError, OSError, UnicodeDecodeError):
-            return True
-        keyed = {id(node.node) for node in tree.find_all(nodes.Getattr)
-                 if isinstance(node.node, nodes.Name) and node.node.name == "site"
-                 and node.attr in SITE_KEYED}
-        if any(node.name == "site" and id(node) not in keyed
-               for node in tree.find_all(nodes.Name)):
-            return True
-    return False
+        return cls(env=env, assets=assets, published=published)
 
 
 # Objects a template may hold but never look into: a path or a file would read the disk,
@@ -214,16 +174,53 @@ _CLOSED = (PurePath, io.IOBase, os.DirEntry, types.ModuleType)
 # Operators a template may not use to make a number or a sequence of any size: `9**99999999`
 # would take the machine's memory and time, and Jinja folds constants when it compiles.
 _LARGEST_RESULT = 10_000_000  # items of a sequence, or bits of a number
+# The longest text or list any one step of a template may make (`~`, `+`, `%`, a filter
+# or a method): a value doubled in a loop is stopped before it is large enough to hurt
+# (a list page of 100,000 talks is some 50 million characters: it is made as output,
+# which the render budget watches, not as one value).
+_LARGEST_VALUE = 1 << 25
+
+
+class _CheckedConcat(CodeGenerator):
+    """Jinja's code generator, with each `~` checked by the sandbox (Sandbox.checked)."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.checked(")
+        super().visit_Concat(node, frame)
+        self.write(")")
+
+
+def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter whose result is checked (Sandbox.checked); Jinja's markers of what it
+    passes a filter (`pass_context`…) are kept."""
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return Sandbox.checked(function(*args, **kwargs))
+
+    return call
 
 
 class Sandbox(ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox (no attribute that starts with `_`, no Python internals,
     no changing lists or dicts the build passes in), and also: nothing read from a path,
-    a file or a module, whatever the object holding it, and no `*` or `**` that makes
-    more than ten million items or bits. A template that tries is an error at its line
-    (SecurityError is a TemplateError), and the build fails."""
+    a file or a module, whatever the object holding it; no `*` or `**` that makes more
+    than ten million items or bits; and no step (`~`, `+`, `%`, a filter, a method) that
+    makes a text or list longer than `_LARGEST_VALUE`. A template that tries is an error
+    at its line (SecurityError is a TemplateError), and the build fails."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+    code_generator_class = _CheckedConcat
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.filters = {name: _bounded(function) for name, function in self.filters.items()}
+
+    @staticmethod
+    def checked(value: Any) -> Any:
+        if isinstance(value, (str, list, tuple, bytes)) and len(value) > _LARGEST_VALUE:
+            raise SecurityError(f"a template may not make a text or list of {len(value):,} "
+                                "characters or items in one step")
+        return value
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, _CLOSED) or isinstance(value, _CLOSED[1:]):
@@ -233,6 +230,10 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def is_safe_callable(self, obj: Any) -> bool:
         owner = getattr(obj, "__self__", None)
         return not isinstance(owner, _CLOSED) and super().is_safe_callable(obj)
+
+    def call(__self, __context: jinja2.runtime.Context, __obj: Any,  # noqa: N805
+             *args: Any, **kwargs: Any) -> Any:
+        return __self.checked(super().call(__context, __obj, *args, **kwargs))
 
     def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any,
                    right: Any) -> Any:
@@ -245,7 +246,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
                         and count * len(other) > _LARGEST_RESULT:
                     raise SecurityError("a template may not repeat text or a list "
                                         f"{count} times")
-        return super().call_binop(context, operator, left, right)
+        return self.checked(super().call_binop(context, operator, left, right))
 
 
 HASHED_SUFFIXES = (".css", ".js", ".mjs")

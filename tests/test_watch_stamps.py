@@ -1,6 +1,6 @@
-"""One notion of "this file changed" (stamps.py) for the no-op check, talk reuse and
-serve's watcher: an edit that keeps the size and sets the modification time back (as
-`touch -d`, `rsync -t` or an editor restoring times do) is still a change."""
+"""An edit that keeps the size and sets the modification time back (as `touch -d`,
+`rsync -t` or an editor restoring times do) is still a change, for serve's watcher and
+for a build."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from talkpages.commands.watch import scan
-from talkpages.stamps import changes, stamp
+from talkpages.commands.watch import changes, scan
 
 from conftest import MakeSite, talk
 
@@ -26,15 +25,6 @@ def edit_keeping_size_and_time(path: Path, old: str, new: str) -> None:
     assert path.stat().st_mtime_ns == status.st_mtime_ns
 
 
-def test_a_stamp_changes_when_a_file_is_edited_and_its_time_set_back(tmp_path: Path) -> None:
-    path = tmp_path / "a.md"
-    path.write_text("first")
-    before = stamp(path)
-    edit_keeping_size_and_time(path, "first", "sixth")
-    assert stamp(path) != before
-    assert stamp(tmp_path / "missing") is None
-
-
 def test_the_watcher_sees_an_edit_whose_time_was_set_back(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_text("first")
@@ -45,8 +35,8 @@ def test_the_watcher_sees_an_edit_whose_time_was_set_back(tmp_path: Path) -> Non
 
 def test_a_build_after_an_edit_whose_time_was_set_back_is_not_a_no_op(
         make_site: MakeSite, run_cli: RunCli) -> None:
-    """Regression: the no-op check compared size, modification time and inode only, so
-    the build said nothing had changed and kept the old page."""
+    """Regression: a check of what changed compared size, modification time and inode
+    only, so the build said nothing had changed and kept the old page."""
     site = make_site({"talks/one.md": talk("Alpha talk"), "talks/two.md": talk("Two")})
     assert run_cli("build", "-q", "-s", str(site), "--now", NOW)[0] == 0
     edit_keeping_size_and_time(site / "talks" / "one.md", "Alpha talk", "Omega talk")
