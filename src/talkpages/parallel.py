@@ -19,8 +19,8 @@ Memory stays bounded however large the site:
   yet (it writes them to disk) would wait in its memory.
 
 Used only where it pays and is safe: large sites, a system that can fork, more than
-one core, and a build without a lasting cache to fill (`talkpages serve` keeps its
-pages in memory, which forked workers could not add to). Anything else renders in the
+one core, and a process without threads of its own (`talkpages serve` builds from a
+thread, and forking a process with threads is not safe). Anything else renders in the
 calling process, with the same results.
 """
 

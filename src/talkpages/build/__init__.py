@@ -1,2 +1,2 @@
-"""Outputs -> disk: the one pipeline of a build, the cache kept between builds, the
+"""Outputs -> disk: the one pipeline of a build, the media cache kept between builds, the
 writer that puts a site in place, and the workers that render on every core."""

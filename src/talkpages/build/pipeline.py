@@ -51,14 +51,13 @@ class BuildRequest:
 
 
 class MemorySink:
-    """Outputs kept in memory, whole (check, serve, tests). Work stays in this process:
-    serve builds from a thread of its own, and forking a process with threads is not
-    safe."""
+    """Outputs kept in memory, whole (check, serve, tests). `workers`: work may go to
+    forked processes (`check`); not from serve, which builds from a thread of its own
+    (forking a process with threads is not safe)."""
 
-    workers = False
-
-    def __init__(self) -> None:
+    def __init__(self, workers: bool = False) -> None:
         self.outputs: list[Output] = []
+        self.workers = workers
 
     def write(self, outputs: Iterable[Output], site_dir: Path) -> WriteStats | None:
         self.outputs = [whole(output) for output in outputs]
@@ -93,7 +92,8 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
     result = BuildResult()
     try:
         with collector_paused():
-            site, result.diagnostics = load_site(request.site_dir, request.options)
+            site, result.diagnostics = load_site(request.site_dir, request.options,
+                                                 sink.workers)
         result.site = site
         if site is not None:
             result.counts = (len(site.upcoming), len(site.past))

@@ -166,7 +166,8 @@ def _check(args: argparse.Namespace) -> int:
     console = Console()
     media = MediaCache(media_folder(args.source) if args.source.is_dir() else None)
     try:
-        result = run(BuildRequest(args.source, _options(args), media), MemorySink())
+        result = run(BuildRequest(args.source, _options(args), media),
+                     MemorySink(workers=True))
     finally:
         media.close()
     diagnostics = list(result.diagnostics)

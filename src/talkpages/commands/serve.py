@@ -120,7 +120,7 @@ class DevServer:
         self.images: list[Path] = []  # the logo, favicon and photos the last site showed
         self.roots = [site_dir.resolve(), builtin_dir("assets").resolve()]
         self._stopping = threading.Event()
-        self._building = threading.Lock()  # one build at a time: the cache is shared
+        self._building = threading.Lock()  # one build at a time: the media cache is shared
         self._threads: list[threading.Thread] = []
         self._httpd: HTTPServer | None = None
 

@@ -108,7 +108,7 @@ def _yaml_loader() -> type:
 
     Aliases (`*name`) are refused where they are met. Each one repeats a whole value, so
     a few lines of nested aliases stand for billions of values, which everything that
-    walks the talk (checks, templates, the cache) would go through; an alias inside its
+    walks the talk (checks, templates, the workers' pickles) would go through; an alias inside its
     own anchor (`&x [*x]`) makes a value that contains itself. Talk files have no use
     for them: the value is written out where it is wanted."""
     import yaml

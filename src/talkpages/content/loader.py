@@ -185,7 +185,7 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
     except FrontMatterError as exc:
         return None, [Diagnostic(path, exc.message, exc.line, exc.column, hint=exc.hint)]
     deep = [key for key, value in fm.data.items() if nesting(value) > MAX_NESTING]
-    if deep:  # each page, the feed and the cache would walk it by recursion
+    if deep:  # each page and the feed would walk it by recursion
         return None, [Diagnostic(path, f"front matter key {key!r}: tables or lists nest more "
                                  f"than {MAX_NESTING} deep", _line_of(fm, key)) for key in deep]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)

@@ -93,7 +93,7 @@ class Talk:
 
     @once
     def file(self) -> str:
-        """The talk's file, as text (how the build's cache names it)."""
+        """The talk's file, as text (how a build names the talk's fragments)."""
         return str(self.source)
 
     @property

@@ -16,8 +16,8 @@
 - ORGANIZER only when the site sets `calendar_organizer`: clients treat an event with
   an organizer as a meeting invitation.
 
-Each event is written once and reused by every feed that lists it, and by the next
-builds while the talk is the same (the build's cache keeps it; see keys.py).
+Each event is written once, with its talk's page, and reused by every feed that lists
+it (render.py keeps it for the build).
 """
 
 from __future__ import annotations
@@ -48,15 +48,15 @@ STAMP_MARK = b"DTSTAMP:\x00now\x00"
 
 
 class Feeds:
-    """Writes the feeds of one build from their talks' events (fragments the build's
-    cache keeps, with STAMP_MARK for DTSTAMP), each VTIMEZONE once."""
+    """Writes the feeds of one build from their talks' events (fragments made with the
+    talks' pages, with STAMP_MARK for DTSTAMP), each VTIMEZONE once."""
 
     def __init__(self, site: Site, event: Callable[[str], bytes],
                  kept: Callable[[tuple[str, int, int], Callable[[], bytes]], bytes]
                  = lambda zone, make: make()):
         self.site = site
         self._event = event  # an event by its fragment key
-        self._kept = kept  # a VTIMEZONE kept by the build's cache, else made
+        self._kept = kept  # a VTIMEZONE made once a build, else made here
         self._stamp = f"DTSTAMP:{ics.utc_stamp(site.now)}".encode()
         self._zones: dict[tuple[str, int, int], bytes] = {}
 

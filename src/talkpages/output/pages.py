@@ -1,5 +1,5 @@
 """The list pages: the index, and a page per tag, speaker and year (Site -> specs), and
-the template filters (list items made once and kept in the cache they are given).
+the template filters (list items made once, with each talk's page).
 
 Every list shows upcoming talks (soonest first), then past talks (newest first, under
 a heading per year), and is cut into pages of `paginate` talks (`page/2/`, `page/3/`…)

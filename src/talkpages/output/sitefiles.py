@@ -188,7 +188,7 @@ def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
 
 
 def record(site: Site, talk: Talk) -> bytes:
-    """A talk's entry of talks.json (a fragment the build's cache keeps)."""
+    """A talk's entry of talks.json (a fragment made with the talk's page)."""
     return json.dumps(talk_record(site, talk), ensure_ascii=False,
                       separators=(",", ":"), default=_json_value).encode()
 
@@ -206,8 +206,8 @@ def talks_json(site: Site, feeds: dict[str, str], records: Iterable[bytes]) -> I
 
 
 def search_row(site: Site, talk: Talk) -> bytes:
-    """What the index's filter searches and shows of a talk (a fragment the build's
-    cache keeps): `[path, title, day, time, start, length, speakers, event, location,
+    """What the index's filter searches and shows of a talk (a fragment made with the
+    talk's page): `[path, title, day, time, start, length, speakers, event, location,
     tags, status]`, and `until` after them for a series.
 
     `day` is the day (or days) of a compact row (`22 May 2019`), `time` the start and
