@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build import media, writer
+from talkpages.build import owned, writer
 
 from conftest import MakeSite, talk
 from conftest import cli_build as build
@@ -61,7 +61,7 @@ def test_a_media_cache_that_cannot_be_written_costs_the_next_build_its_time_only
         def __getattr__(self, name: str) -> object:
             return getattr(os, name)
 
-    monkeypatch.setattr(media, "os", FullDisk())
+    monkeypatch.setattr(owned, "os", FullDisk())
     code, _, err = run_cli("build", "-s", str(site), "--now", NOW)
     assert code == 0, err
     assert files(site / "public") == clean(run_cli, site, tmp_path)

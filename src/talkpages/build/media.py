@@ -27,7 +27,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from .owned import mine, open_folder, tidy
+from .owned import mine, open_folder, replace_file, tidy
 
 MEDIA_DIR = "media"
 MAX_BYTES = 64 * 1024 * 1024  # a card is ~100 KB, the largest copy of a photo a few MB
@@ -117,20 +117,5 @@ class MediaCache:
     def _write(self, key: str, data: bytes) -> None:
         """Kept whole or not at all; a cache that cannot be written costs the next build
         its time, never this build its output."""
-        temporary = f"{key}.{os.urandom(6).hex()}.tmp"
-        try:
-            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                                 | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=self._folder)
-        except OSError:
-            return
-        try:
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(descriptor, view):]
-            finally:
-                os.close(descriptor)
-            os.rename(temporary, key, src_dir_fd=self._folder, dst_dir_fd=self._folder)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary, dir_fd=self._folder)
+        with contextlib.suppress(OSError):
+            replace_file(key, data, self._folder)

@@ -10,6 +10,7 @@ deleted through; new files are created, never opened over another (O_EXCL).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
@@ -89,10 +90,11 @@ def read_file(path: Path, limit: int = 1 << 30, start: bytes = b"") -> bytes:
         os.close(descriptor)
 
 
-def write_new(path: Path, data: bytes) -> None:
-    """Create `path` with `data`; never through a link or over another file."""
+def write_new(path: Path | str, data: bytes, folder: int | None = None) -> None:
+    """Create `path` (in the open `folder`, if given) with `data`; never through a link
+    or over another file."""
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                         | os.O_CLOEXEC, 0o644)
+                         | os.O_CLOEXEC, 0o644, dir_fd=folder)
     try:
         view = memoryview(data)
         while view:
@@ -101,15 +103,19 @@ def write_new(path: Path, data: bytes) -> None:
         os.close(descriptor)
 
 
-def replace_file(path: Path, data: bytes) -> None:
+def replace_file(path: Path | str, data: bytes, folder: int | None = None) -> None:
     """Whole or not at all: a new file of a name no one can guess, renamed over `path`
-    (a rename replaces a link at `path` itself, never what it points to)."""
-    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
-    write_new(temporary, data)
+    (in the open `folder`, if given; a rename replaces a link at `path` itself, never
+    what it points to)."""
+    name = os.fspath(path)
+    head, _, tail = name.rpartition("/")
+    temporary = f"{head}/" * bool(head) + f".{tail}.{os.urandom(6).hex()}.tmp"
+    write_new(temporary, data, folder)
     try:
-        os.replace(temporary, path)
+        os.rename(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
     except OSError:
-        os.unlink(temporary)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=folder)
         raise
 
 
