@@ -578,7 +578,7 @@ def main() -> int:
     # machines turns that off), and compiled once before anything is timed.
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([sys.executable, "-c", "import talkpages.commands.cli, "
-                    "talkpages.build.pipeline"], check=True)
+                    "talkpages.engine.pipeline"], check=True)
 
     hugo = None if args.no_hugo else shutil.which("hugo")
     hugo_version = None

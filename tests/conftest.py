@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from talkpages.build.pipeline import BuildRequest, BuildResult, DiskSink, MemorySink, run
 from talkpages.commands import cli
 from talkpages.content.loader import LoadOptions
+from talkpages.engine.pipeline import BuildRequest, BuildResult, DiskSink, MemorySink, run
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.writer import MARKER
+from talkpages.engine.writer import MARKER
 
 from conftest import NOW, ROOT, MakeSite, talk
 

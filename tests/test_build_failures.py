@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build import owned, writer
+from talkpages.engine import owned, writer
 
 from conftest import MakeSite, talk
 from conftest import cli_build as build

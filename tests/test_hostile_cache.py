@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build import bytecode
-from talkpages.build.cachedir import CACHE_DIR
+from talkpages.engine import bytecode
+from talkpages.engine.cachedir import CACHE_DIR
 
 from conftest import MakeSite, talk
 from conftest import cli_build as build
@@ -157,7 +157,7 @@ def test_an_entry_planted_in_the_output_is_never_published(
 
 def test_a_huge_cache_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
     """Gigabytes of zeros are a few bytes in a repository: never read whole."""
-    from talkpages.build.owned import read_file
+    from talkpages.engine.owned import read_file
 
     big = tmp_path / "big"
     with open(big, "wb") as handle:

@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "talkpages"
-ORDER = ["content", "output", "build", "commands"]
+ORDER = ["content", "output", "engine", "commands"]
 
 
 def _layer(module: str) -> int:
@@ -57,7 +57,7 @@ def test_every_module_is_in_a_layer() -> None:
     # the workers, for every layer alike
     shared = {"__init__", "__main__", "diagnostics", "digests", "parallel"}
     loose = [p.stem for p in PACKAGE.glob("*.py") if p.stem not in shared]
-    assert not loose, f"modules outside content/, output/, build/, commands/: {loose}"
+    assert not loose, f"modules outside content/, output/, engine/, commands/: {loose}"
 
 
 def test_the_readme_names_every_module() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.media import MAX_BYTES, MediaCache
+from talkpages.engine.media import MAX_BYTES, MediaCache
 from talkpages.output import cards, images
 
 from conftest import MakeSite, photo, talk

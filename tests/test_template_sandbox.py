@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.bytecode import compiled_templates
+from talkpages.engine.bytecode import compiled_templates
 from talkpages.output.theme import Sandbox, Theme, builtin_dir
 
 from conftest import MakeSite, talk
@@ -136,7 +136,7 @@ def test_compiled_templates_are_kept_per_version_of_talkpages(
     ("missing 1 required positional argument")."""
     import jinja2
 
-    from talkpages.build import bytecode
+    from talkpages.engine import bytecode
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     site = tmp_path / "site"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from talkpages.build.writer import MARKER, NEW, write_site
 from talkpages.diagnostics import BuildError
+from talkpages.engine.writer import MARKER, NEW, write_site
 from talkpages.output.outputs import Output, check_outputs
 
 

@@ -103,9 +103,9 @@ def _options(args: argparse.Namespace, overrides: dict[str, str] | None = None,
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ..build.cachedir import CacheFolder
-    from ..build.media import MediaCache
-    from ..build.pipeline import BuildRequest, DiskSink, run
+    from ..engine.cachedir import CacheFolder
+    from ..engine.media import MediaCache
+    from ..engine.pipeline import BuildRequest, DiskSink, run
 
     console = _console(args)
     args.source = Path(os.path.abspath(args.source))
@@ -157,10 +157,10 @@ def _summary(console: Console, upcoming: int, past: int, paths: list[str],
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..build.cachedir import media_folder
-    from ..build.media import MediaCache
-    from ..build.pipeline import BuildRequest, MemorySink, run
     from ..content.lint import lint_site
+    from ..engine.cachedir import media_folder
+    from ..engine.media import MediaCache
+    from ..engine.pipeline import BuildRequest, MemorySink, run
     from ..output.outputs import check_outputs
 
     console = Console()

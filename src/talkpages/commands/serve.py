@@ -39,13 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from ..build.cachedir import media_folder
-from ..build.media import MediaCache
-from ..build.pipeline import BuildRequest, MemorySink, run
 from ..content.config import CONFIG_NAME
 from ..content.loader import TALKS_DIR, LoadOptions
 from ..content.model import Site
 from ..diagnostics import Diagnostic, display_path, sort_key
+from ..engine.cachedir import media_folder
+from ..engine.media import MediaCache
+from ..engine.pipeline import BuildRequest, MemorySink, run
 from ..output.outputs import Output, check_outputs
 from ..output.theme import builtin_dir
 from .console import Console, count_problems, plural

@@ -30,7 +30,7 @@ def fragment_key(kind: str, talk: Talk) -> str:
 
 
 class Media(Protocol):
-    """Where resized images and social cards are kept between builds (build/media.py):
+    """Where resized images and social cards are kept between builds (engine/media.py):
     `get(key, make)` gives the bytes kept under `key`, else `make()`'s, kept; `plan(key)`
     says the build has such an output, so its entry stays."""
 
