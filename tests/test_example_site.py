@@ -14,7 +14,7 @@ from pathlib import Path
 import icalendar
 import pytest
 
-from conftest import NOW, ROOT, SEED, render_site
+from conftest import NOW, ROOT, SEED, needs_shared, render_site
 
 GOLDEN = Path(__file__).parent / "golden" / "example"
 
@@ -55,6 +55,7 @@ def picture(data: bytes) -> tuple[str | None, tuple[int, int]]:
         return image.format, image.size
 
 
+@needs_shared
 def test_the_seed_talk_is_in_the_example_site_with_only_a_zone_added() -> None:
     copy = (ROOT / "talks/kubecon-eu-2019-kubernetes-batch-scheduling/index.md").read_text()
     assert copy.replace('timezone = "Europe/Madrid"\n', "", 1) == SEED.read_text()

@@ -19,7 +19,7 @@ from talkpages.content.config import Config
 from talkpages.content.fields import KNOWN_KEYS
 from talkpages.content.loader import LoadOptions, load_talk
 
-from conftest import NOW, SEED, SHARED, render
+from conftest import NOW, SEED, SHARED, needs_shared, render
 
 KEYS = sorted(KNOWN_KEYS | {"url_slides", "url_video", "url_pdf", "url_custom", "image",
                             "address", "publishDate", "lastMod"})
@@ -100,6 +100,7 @@ def test_any_bytes_give_a_talk_or_errors(tmp_path_factory, data) -> None:
     check(site_file(tmp_path_factory, data))
 
 
+@needs_shared
 @given(st.sampled_from(CORPUS), st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)),
                                          min_size=1, max_size=8),
        st.sampled_from(["flip", "insert", "delete"]))

@@ -15,7 +15,7 @@ from talkpages.content.loader import LoadOptions, load_site
 from talkpages.content.model import Address, Link, Talk, slugify
 from talkpages.diagnostics import Diagnostic
 
-from conftest import NOW, SEED
+from conftest import NOW, SEED, needs_shared
 
 MADRID = ZoneInfo("Europe/Madrid")
 UTC = timezone.utc
@@ -69,12 +69,14 @@ def assert_seed_schedule(talk: Talk) -> None:
     assert schedule.end.isoformat() == "2019-05-22T15:25:00+02:00"
 
 
+@needs_shared
 def test_seed_loads_with_the_site_time_zone(make_site):
     talk = load_seed(make_site, SEED.read_text(encoding="utf-8"),
                      'timezone = "Europe/Madrid"\n')
     assert_seed_schedule(talk)
 
 
+@needs_shared
 def test_seed_loads_with_a_talk_time_zone(make_site):
     text = SEED.read_text(encoding="utf-8").replace(
         "all_day = false\n", 'all_day = false\ntimezone = "Europe/Madrid"\n', 1)
@@ -83,6 +85,7 @@ def test_seed_loads_with_a_talk_time_zone(make_site):
     assert_seed_schedule(talk)
 
 
+@needs_shared
 def test_seed_fields(make_site):
     talk = load_seed(make_site, SEED.read_text(encoding="utf-8"), 'timezone = "Europe/Madrid"\n')
     assert talk.slug == "x"
@@ -100,12 +103,14 @@ def test_seed_fields(make_site):
     assert talk.publish_date == datetime(2019, 6, 6, tzinfo=MADRID)
 
 
+@needs_shared
 def test_seed_links_are_only_the_non_empty_urls(make_site):
     talk = load_seed(make_site, SEED.read_text(encoding="utf-8"), 'timezone = "Europe/Madrid"\n')
     assert talk.links == (
         Link("Video", "https://www.youtube.com/watch?v=rpN9IsihEKI&feature=youtu.be", "video"),)
 
 
+@needs_shared
 def test_seed_image_caption_and_featured_file(make_site):
     talk = load_seed(make_site, SEED.read_text(encoding="utf-8"), 'timezone = "Europe/Madrid"\n')
     assert talk.image is not None
@@ -114,12 +119,14 @@ def test_seed_image_caption_and_featured_file(make_site):
     assert talk.image.focal_point == "Right"
 
 
+@needs_shared
 def test_seed_unknown_keys_go_to_params(make_site):
     talk = load_seed(make_site, SEED.read_text(encoding="utf-8"), 'timezone = "Europe/Madrid"\n')
     assert talk.params == {"location_img": "/img/icon_location.svg",
                            "time_img": "/img/icon_time.svg"}
 
 
+@needs_shared
 def test_seed_body_is_the_markdown_after_the_front_matter(make_site):
     talk = load_seed(make_site, SEED.read_text(encoding="utf-8"), 'timezone = "Europe/Madrid"\n')
     assert talk.body.startswith("## Introduction to Cloud Native Batch System")
