@@ -128,8 +128,6 @@ def _build(args: argparse.Namespace) -> int:
                       "nothing was written")
         return 1
     if result.written is not None:
-        console.detail(f"  {plural(media.made, 'image')} made, {media.reused} from the media "
-                       "cache")
         _summary(console, *result.counts, result.written.paths, result.seconds, out_dir)
     return 0
 

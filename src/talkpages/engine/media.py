@@ -44,8 +44,6 @@ class MediaCache:
         self.path = path
         self.planned: set[str] = set()  # the keys of the build's images and cards
         self._folder = -1
-        self.made = 0  # entries made by this process (not those of forked workers)
-        self.reused = 0
         if path is not None:
             try:
                 self._folder = open_folder(path)
@@ -58,10 +56,8 @@ class MediaCache:
             return make()
         data = self._read(key)
         if data is not None:
-            self.reused += 1
             return data
         data = make()
-        self.made += 1
         self._write(key, data)
         return data
 
