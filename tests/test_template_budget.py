@@ -5,6 +5,8 @@ internal error."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Callable
 
@@ -113,3 +115,21 @@ def test_the_memory_watch_stops_a_render_that_keeps_growing(
         for _ in range(4096):  # 4 GiB, were it not stopped
             kept.append(b"x" * (1 << 20))
     assert len(kept) < 1024
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_worker_forked_while_the_watch_held_its_lock_still_renders() -> None:
+    """Regression: the workers that render a large site are forked from a process whose
+    watch thread may hold its lock at that moment; the child, which has no such thread,
+    waited for that lock forever at its first render."""
+    with budget.budget():
+        pass  # the watch thread runs in this process
+    with budget._WATCH.lock:
+        pid = os.fork()
+        if pid == 0:  # the child: die of SIGALRM if it hangs
+            signal.alarm(5)
+            with budget.budget():
+                pass
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

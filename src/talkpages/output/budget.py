@@ -111,8 +111,16 @@ class _Watch:
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(
                             ctypes.c_ulong(thread), ctypes.py_object(over))
 
+    def forked(self) -> None:
+        """In a forked child: no thread watches yet, and the lock may have been held by
+        the parent's watch at the moment of the fork (it would never be let go)."""
+        self.lock = threading.Lock()
+        self.pid = 0
+
 
 _WATCH = _Watch()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_WATCH.forked)
 
 
 @contextmanager
