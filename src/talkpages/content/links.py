@@ -116,12 +116,13 @@ def _walk(folder: Path, prefix: str, here: str, root: str, problems: list[Diagno
         _walk(path, inner, target, root, problems, ("", hidden), found, chain)
 
 
-def check_tree(folder: Path, root: str, problems: list[Diagnostic]) -> None:
-    """A folder of the site read whole (layouts/, assets/): itself and its links."""
+def check_tree(folder: Path, root: str, problems: list[Diagnostic]) -> list[str]:
+    """A folder of the site read whole (layouts/, assets/): itself and its links, and
+    the files found in it (`walk`, hidden ones included)."""
     try:
         mode = os.lstat(folder).st_mode
     except OSError:
-        return  # absent: nothing to read
+        return []  # absent: nothing to read
     here: str | None = None
     if stat.S_ISLNK(mode):
         here, problem = follow(folder, root)
@@ -129,8 +130,9 @@ def check_tree(folder: Path, root: str, problems: list[Diagnostic]) -> None:
             problems.append(problem)
     elif stat.S_ISDIR(mode):
         here = real(folder)
-    if here is not None and os.path.isdir(here):
-        walk(folder, here, root, problems, hidden=True)
+    if here is None or not os.path.isdir(here):
+        return []
+    return walk(folder, here, root, problems, hidden=True)
 
 
 def on_the_way(path: Path, top: Path, root: str) -> Diagnostic | None:

@@ -31,7 +31,6 @@ import functools
 import hashlib
 import io
 import os
-import stat
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,15 +66,8 @@ def site_files(folder: Path, site_dir: Path) -> dict[str, Path]:
     names inside it, found as a build reads a site: through links that stay inside the
     site (`layouts` itself may be one), never through one that leads out; hidden files
     included. What is wrong with a link is reported by the loader (`links.check_tree`)."""
-    root = links.real(site_dir)
-    try:
-        linked = stat.S_ISLNK(os.lstat(folder).st_mode)
-    except OSError:
-        return {}
-    here = links.follow(folder, root)[0] if linked else links.real(folder)
-    if here is None or not os.path.isdir(here):
-        return {}
-    return {name: folder / name for name in links.walk(folder, here, root, [], hidden=True)}
+    names = links.check_tree(folder, links.real(site_dir), [])
+    return {name: folder / name for name in names}
 
 
 class SiteLoader(jinja2.BaseLoader):
