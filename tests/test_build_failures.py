@@ -38,7 +38,7 @@ def test_a_full_disk_while_writing_the_site_is_an_error_that_loses_nothing(
     assert build(run_cli, site)[0] == 0
     before = files(site / "public")
     (site / "talks/three.md").write_text(talk("Three", "2020-01-01T10:00:00"))
-    monkeypatch.setattr(writer._NewSite, "_create", full_disk)
+    monkeypatch.setattr(writer.NewSite, "_create", full_disk)
     code, err = build(run_cli, site)
     assert code == 1 and "internal error" not in err, err
     assert "cannot write" in err and "No space left on device" in err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from talkpages.content.loader import LoadOptions, load_site
 from talkpages.output.kinds import KINDS
+from talkpages.output.outputs import whole
 from talkpages.output.plan import make_plan
 from talkpages.output.render import Maker
 from talkpages.output.theme import Theme
@@ -16,7 +17,7 @@ from conftest import NOW, ROOT
 def example_plan():  # type: ignore[no-untyped-def]
     site, problems = load_site(ROOT, LoadOptions(now=NOW))
     assert site is not None, problems
-    maker = Maker(site, Theme.for_site(ROOT))
+    maker = Maker(site, Theme.for_site(ROOT), whole)
     return maker, make_plan(site, maker.theme)
 
 

@@ -3,8 +3,9 @@
 Rendering a page is pure Python (Jinja2), so threads would take turns; processes run
 side by side. Workers are forked after the site is loaded, so they start with the
 site, the theme and the compiled templates already in memory (copy-on-write) and
-receive nothing but ranges of page numbers; only the rendered bytes travel back. The
-parent writes what arrives while the workers render the next pages.
+receive nothing but ranges of job numbers. A worker writes the files it makes itself
+(into the new site the writer opened before the fork): what travels back is small, a
+file's name or a talk's fragments for the lists and feeds.
 
 Memory stays bounded however large the site:
 

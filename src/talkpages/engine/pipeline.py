@@ -1,5 +1,5 @@
 """load -> plan -> render -> write, whole, every time, one way for every command:
-`run(request, sink)`. Read everything first, then write anything.
+`run(request, sink)`. Read everything first, then write: each output where it is made.
 
 Nothing rendered is kept between builds (Hugo, Zola and MkDocs keep none either):
 every build makes every page, so none can be out of date. What is kept is what costs
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from ..output.theme import Theme
 from ..parallel import collector_paused
 from .bytecode import compiled_templates
 from .media import MediaCache
-from .writer import WriteStats, write_site
+from .writer import NewSite, WriteStats, new_site
 
 
 @dataclass
@@ -58,16 +59,29 @@ class MemorySink:
     def __init__(self, workers: bool = False) -> None:
         self.outputs: list[Output] = []
         self.workers = workers
+        self.made = 0
 
-    def write(self, outputs: Iterable[Output], site_dir: Path) -> WriteStats | None:
-        self.outputs = [whole(output) for output in outputs]
+    @contextmanager
+    def session(self, site_dir: Path) -> Iterator[MemorySink]:
+        self.outputs = []
+        yield self
+
+    def store(self, output: Output) -> Output:
+        return whole(output)
+
+    def receive(self, output: Output) -> None:
+        self.outputs.append(output)
+        self.made += 1
+
+    @property
+    def written(self) -> WriteStats | None:
         return None
 
 
 class DiskSink:
-    """Outputs written as they are made into a new folder that takes the place of
-    `out_dir` once every file is written (writer.py): an error met while rendering
-    leaves the previous site as it was."""
+    """Outputs written where they are made, by the process that made them, into a new
+    folder that takes the place of `out_dir` once every file is written (writer.py): an
+    error met while rendering leaves the previous site as it was."""
 
     workers = True
 
@@ -75,14 +89,27 @@ class DiskSink:
         self.out_dir = out_dir
         self.outputs: list[Output] = []  # none kept: they are on disk
         self.made = 0  # outputs made so far, for the progress line
+        self.written: WriteStats | None = None
+        self._site: NewSite | None = None
 
-    def write(self, outputs: Iterable[Output], site_dir: Path) -> WriteStats | None:
-        return write_site(self._counted(outputs), self.out_dir, site_dir)
+    @contextmanager
+    def session(self, site_dir: Path) -> Iterator[DiskSink]:
+        with new_site(self.out_dir, site_dir) as writer:
+            self._site = writer
+            try:
+                yield self
+            finally:
+                self._site = None
+        self.written = writer.stats
 
-    def _counted(self, outputs: Iterable[Output]) -> Iterator[Output]:
-        for output in outputs:
-            self.made += 1
-            yield output
+    def store(self, output: Output) -> Output:
+        assert self._site is not None
+        return self._site.store(output)
+
+    def receive(self, receipt: Output) -> None:
+        assert self._site is not None
+        self._site.receive(receipt)
+        self.made += 1
 
 
 def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
@@ -98,8 +125,11 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
         if site is not None:
             result.counts = (len(site.upcoming), len(site.past))
             theme = Theme.for_site(request.site_dir, compiled_templates)
-            result.written = sink.write(iter_outputs(site, theme, request.media, sink.workers),
-                                        request.site_dir)
+            with sink.session(request.site_dir):
+                for made in iter_outputs(site, theme, sink.store, request.media,
+                                         sink.workers):
+                    sink.receive(made)
+            result.written = sink.written
             result.outputs = sink.outputs
             if result.written is not None and request.media is not None:
                 request.media.prune()

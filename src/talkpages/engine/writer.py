@@ -27,12 +27,13 @@ import secrets
 import shutil
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import BuildError, Diagnostic
-from ..output.outputs import Output, OutputChecker
+from ..output.outputs import Output, OutputChecker, refused
 from .owned import discard, is_file
 
 MARKER = ".talkpages-output"
@@ -50,17 +51,27 @@ class WriteStats:
 def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path) -> WriteStats:
     """Write every output into a new folder, then put it in place of `out_dir`: the
     output folder changes only when all are written, and not at all when one fails."""
+    with new_site(out_dir, site_dir) as writer:
+        for output in outputs:
+            writer.receive(writer.store(output))
+    return writer.stats
+
+
+@contextmanager
+def new_site(out_dir: Path, site_dir: Path) -> Iterator[NewSite]:
+    """The new site, written while the block runs (from this process and from workers
+    forked inside it) and put in place of `out_dir` when the block ends without an
+    error; removed, and the output left as it was, when it does not."""
     problems = check_out_dir(out_dir, site_dir)
     if problems:
         raise BuildError(problems)
     out = Path(os.path.abspath(out_dir))
     try:
-        writer = _NewSite(out)
+        writer = NewSite(out)
     except OSError as exc:
         raise BuildError([Diagnostic(out_dir, f"cannot write the site: {exc}")]) from None
     try:
-        for output in outputs:
-            writer.add(output)
+        yield writer
         if writer.checker.problems:
             raise BuildError(writer.checker.problems)
         writer.commit()
@@ -68,7 +79,6 @@ def write_site(outputs: Iterable[Output], out_dir: Path, site_dir: Path) -> Writ
         raise BuildError([Diagnostic(out_dir, f"cannot write the site: {exc}")]) from None
     finally:
         writer.close()
-    return writer.stats
 
 
 def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
@@ -100,8 +110,11 @@ def check_out_dir(out_dir: Path, site_dir: Path) -> list[Diagnostic]:
     return []
 
 
-class _NewSite:
-    """The new site, assembled in a folder of its own beside the output."""
+class NewSite:
+    """The new site, assembled in a folder of its own beside the output. `store` writes
+    an output, in this process or in a worker forked from it (which shares the open
+    folder); `receive`, in this process, takes what `store` returned: every path of the
+    site passes through it, so that no two outputs write one file."""
 
     def __init__(self, out: Path):
         self.out = out
@@ -119,9 +132,12 @@ class _NewSite:
                               | os.O_CLOEXEC)
         self.made = {""}  # folders made, relative to the new site
 
-    def add(self, output: Output) -> None:
-        if not self.checker.check(output):
-            return
+    def store(self, output: Output) -> Output:
+        """Write `output` (unless its path is refused, which `receive` reports); what
+        comes back names it without its bytes."""
+        receipt = Output(output.path, origin=output.origin)
+        if refused(output) is not None:
+            return receipt
         path = output.path
         self._folders(path)
         try:
@@ -132,11 +148,21 @@ class _NewSite:
             elif output.source is not None:
                 with open(output.source, "rb") as handle:
                     self._create(path, iter(lambda: handle.read(1 << 20), b""))
+        except FileExistsError:
+            if os.path.isdir(os.path.join(self.path, path)):
+                raise BuildError([Diagnostic(None, f"cannot write {path} (from "
+                                             f"{output.origin}): a folder of the site has "
+                                             "that name")]) from None
+            return receipt  # written by another output: `receive` says which two
         except OSError as exc:
             raise BuildError([Diagnostic(self.out, f"cannot write {path} (from "
                                          f"{output.origin}): {exc}")]) from None
-        self.stats.paths.append(path)
-        self.stats.written += 1
+        return receipt
+
+    def receive(self, receipt: Output) -> None:
+        if self.checker.check(receipt):
+            self.stats.paths.append(receipt.path)
+            self.stats.written += 1
 
     def commit(self) -> None:
         self._create(MARKER, (MARKER_TEXT.encode(),))

@@ -29,6 +29,11 @@ def fragment_key(kind: str, talk: Talk) -> str:
     return f"{kind}:{talk.file}"
 
 
+# Where an output goes once it is made, in the process that made it: the writer
+# (engine/writer.py) writes it and returns it without its bytes; in memory, it is kept.
+Store = Callable[[Output], Output]
+
+
 class Media(Protocol):
     """Where resized images and social cards are kept between builds (engine/media.py):
     `get(key, make)` gives the bytes kept under `key`, else `make()`'s, kept; `plan(key)`
@@ -64,6 +69,20 @@ def check_outputs(outputs: Iterable[Output]) -> list[Diagnostic]:
     return checker.problems
 
 
+def refused(output: Output) -> Diagnostic | None:
+    """Why the path of `output` is never written, if it is not: outside the folder, or a
+    part of it longer than a file system takes."""
+    path = output.path
+    if (not path or path.startswith(("/", ".talkpages")) or "\\" in path or "\x00" in path
+            or (".." in path and ".." in path.split("/"))):
+        return Diagnostic(None, f"refusing to write {output.path!r} (from {output.origin}): "
+                          "outside the output folder")
+    if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME for part in path.split("/")):
+        return Diagnostic(None, f"cannot write {output.path!r} (from {output.origin}): a "
+                          f"part of it is longer than {MAX_NAME} bytes")
+    return None
+
+
 class OutputChecker:
     """Every output path relative, inside the folder, written once, and with no part
     longer than a file system takes (which the loader reports at the place that names
@@ -74,17 +93,9 @@ class OutputChecker:
         self.seen: dict[str, str] = {}
 
     def check(self, output: Output) -> bool:
-        path = output.path
-        if (not path or path.startswith(("/", ".talkpages")) or "\\" in path or "\x00" in path
-                or (".." in path and ".." in path.split("/"))):
-            self.problems.append(Diagnostic(None, f"refusing to write {output.path!r} (from "
-                                            f"{output.origin}): outside the output folder"))
-            return False
-        if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME
-               for part in path.split("/")):
-            self.problems.append(Diagnostic(None, f"cannot write {output.path!r} (from "
-                                            f"{output.origin}): a part of it is longer "
-                                            f"than {MAX_NAME} bytes"))
+        problem = refused(output)
+        if problem is not None:
+            self.problems.append(problem)
             return False
         key = output.path.lower()
         if key in self.seen:

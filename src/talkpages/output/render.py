@@ -31,7 +31,7 @@ from ..parallel import collector_paused
 from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subscribe
 from .budget import rendering
 from .kinds import KINDS
-from .outputs import Media, NoMedia, Output, fragment_key
+from .outputs import Media, NoMedia, Output, Store, fragment_key
 from .plan import (
     CARD,
     FEED_PATH,
@@ -49,12 +49,14 @@ __all__ = ["FEED_PATH", "Maker", "event_file", "iter_outputs", "page_path"]
 FRAGMENTS = ("item", "event", "record", "row")
 
 
-def iter_outputs(site: Site, theme: Theme, media: Media | None = None,
+def iter_outputs(site: Site, theme: Theme, store: Store, media: Media | None = None,
                  workers: bool = True) -> Iterator[Output]:
-    """Every output of the site, one at a time: the writer stores each as it comes, so
-    a build never holds all of a large site's pages in memory. `workers`: work may go
-    to forked processes (not from a process with threads of its own, such as serve)."""
-    maker = Maker(site, theme, media, workers)
+    """Every output of the site, each given to `store` where it is made (in a worker
+    process for most), and what `store` returns, in turn: the writer stores each as it
+    is made, so a build never holds a large site's pages in memory, nor moves them
+    between processes. `workers`: work may go to forked processes (not from a process
+    with threads of its own, such as serve)."""
+    maker = Maker(site, theme, store, media, workers)
     with collector_paused():
         recipes = make_plan(site, maker.theme)
     return maker.run(recipes)
@@ -63,8 +65,9 @@ def iter_outputs(site: Site, theme: Theme, media: Media | None = None,
 class Maker:
     """Makes recipes into outputs for one build, the fragments of talks kept for it."""
 
-    def __init__(self, site: Site, theme: Theme, media: Media | None = None,
+    def __init__(self, site: Site, theme: Theme, store: Store, media: Media | None = None,
                  workers: bool = True):
+        self.store = store
         self.media = media or NoMedia()
         self.workers = workers
         theme = theme.for_config(site.config)  # the accent colour's rules in style.css
@@ -89,11 +92,12 @@ class Maker:
             "row": lambda talk: sitefiles.search_row(site, talk)}
 
     def run(self, recipes: list[Recipe]) -> Iterator[Output]:
-        """Talk pages and their fragments first, then the rest; images, then template
-        pages in parallel, each batch after the fragments it shows are made."""
+        """Talk pages and their fragments first, then the rest, in parallel: files,
+        images, template pages, each batch after the fragments it shows are made."""
         yield from self.talks([r for r in recipes if r.kind == TALK])
         later: list[Recipe] = []
         images: list[Recipe] = []
+        files: list[Recipe] = []
         for recipe in recipes:
             if recipe.kind == TALK:
                 continue
@@ -103,17 +107,22 @@ class Maker:
                 self.media.plan(KINDS[recipe.kind].media_key(self, recipe))
                 images.append(recipe)
             else:
-                yield self.make(recipe)
+                files.append(recipe)
+        yield from parallel.render_all(self.stored, files, self.workers)
         # images two at a time (a width's WebP and JPEG; two cards): 10 to 300 ms each
-        yield from parallel.render_all(self.make, images, self.workers, chunk=2, least=4)
+        yield from parallel.render_all(self.stored, images, self.workers, chunk=2, least=4)
         # a list page shows up to `paginate` talks: fresh workers 16 times as often
-        yield from parallel.render_all(self.make, later, self.workers, parallel.SEGMENT // 16)
+        yield from parallel.render_all(self.stored, later, self.workers,
+                                       parallel.SEGMENT // 16)
+
+    def stored(self, recipe: Recipe) -> Output:
+        return self.store(self.make(recipe))
 
     def talks(self, recipes: list[Recipe]) -> Iterator[Output]:
         """Each talk's page, and the talk's fragments, kept for the lists and feeds."""
         def make(recipe: Recipe) -> tuple[Output, list[bytes]]:
             talk = recipe.context["talk"]
-            return self.make(recipe), [self.makers[kind](talk) for kind in FRAGMENTS]
+            return self.stored(recipe), [self.makers[kind](talk) for kind in FRAGMENTS]
 
         for recipe, (output, made) in zip(recipes, parallel.render_all(make, recipes,
                                                                        self.workers),
