@@ -16,6 +16,7 @@ only outputs that cost real time and depend on one file, come from the media cac
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -78,7 +79,8 @@ class Maker:
         env = theme.env
         env.globals.update(site=site, config=site.config, version=__version__,
                            feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH),
-                           logo=branding.logo(site.config), icons=branding.icons(site.config))
+                           logo=branding.logo(site.config), icons=branding.icons(site.config),
+                           partial_once=_partial_once(env))
         view = site.view  # filters never see the talks: see SiteView
         made_here = {**_filters(view), **pages.filters(view, theme, self.fragments)}
         for name, function in made_here.items():
@@ -168,6 +170,24 @@ def _unfoldable(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def _partial_once(env: jinja2.Environment) -> Callable[..., Markup]:
+    """`partial_once(name, **values)`: a partial whose output depends on nothing but the
+    site, the page's `root` and `values` (strings), rendered once a build for each of
+    them: the header and footer every page shows. Never given a talk or a list."""
+    made: dict[tuple[str, str, tuple[tuple[str, str], ...]], Markup] = {}
+
+    @jinja2.pass_context
+    def partial_once(context: Any, name: str, **values: str) -> Markup:
+        root = context.get("root", "")
+        key = (name, root, tuple(sorted((k, str(v)) for k, v in values.items())))
+        html = made.get(key)
+        if html is None:
+            html = made[key] = Markup(env.get_template(name).render(root=root, **values))
+        return html
+
+    return partial_once
+
+
 def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
                  **context: Any) -> Output:
     """Render one page; `url` is its path from the site root (`my-talk/`, `404.html`)."""
@@ -203,7 +223,8 @@ def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
         "instant": formatting.instant,
         "absolute": lambda path: site.config.absolute_url(sitefiles.url_path(path)),
         "href": pages.href,
-        "content_security_policy": lambda inline: content_security_policy(site, str(inline)),
+        "content_security_policy": functools.lru_cache(maxsize=4)(
+            lambda inline: content_security_policy(site, str(inline))),
         "event_file": lambda talk: quote(event_file(talk).split("/", 1)[1]),
         "google_calendar_url": lambda talk: ical.google_url(site, talk),
         "outlook_calendar_url": lambda talk: ical.outlook_url(site, talk),
