@@ -82,8 +82,15 @@ def _line(pen: ImageDraw.ImageDraw, x: int, y: int, text: str, font: FontType,
           fill: tuple[int, int, int]) -> int:
     """Draw one line; the y of the next."""
     pen.text((x, y), text, font=font, fill=fill)
-    top, bottom = pen.textbbox((x, y), "Ag", font=font)[1::2]
-    return y + round(bottom - top) + 8
+    return y + _line_height(font) + 8
+
+
+@functools.lru_cache(maxsize=16)
+def _line_height(font: FontType) -> int:
+    """The height of a line of the font (of "Ag": a capital and a descender), measured
+    once a process: the same for every line of every card."""
+    top, bottom = font.getbbox("Ag")[1::2]
+    return round(bottom - top)
 
 
 def _wide(character: str) -> bool:
