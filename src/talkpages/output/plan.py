@@ -45,8 +45,6 @@ class Recipe:
     source: Path | None = None  # FILE, IMAGE
 
 
-
-
 def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     """Every output of the site, in the order they are made: talk pages first (their
     fragments make up the lists and feeds), lists last (they link the feeds there are)."""
@@ -65,6 +63,7 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     recipes += _cards(site)
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     zone_years = zones_of(site)
+    zone_of = {id(talk): event_zone(talk) for talk in talks}  # each talk is in many feeds
     config = site.config
     pieces = {kind: {id(talk): (talk.file, fragment_key(kind, talk)) for talk in talks}
               for kind in ("event", "record", "row")}
@@ -78,9 +77,11 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     events = pieces["event"]
     for path, members, name, description, origin in feeds:
         recipes.append(Recipe(path, FEED, origin, pieces=tuple(events[id(t)] for t in members),
-                              text=(name, description), zones=_zones(members, zone_years)))
+                              text=(name, description),
+                              zones=_zones(members, zone_of, zone_years)))
     recipes += [Recipe(event_file(talk), EVENT_FILE, talk.file, pieces=(events[id(talk)],),
-                       zones=_zones((talk,), zone_years)) for talk in talks]
+                       zones=_zones((talk,), zone_of, zone_years))
+                for talk in talks]
     existing = {recipe.path for recipe in recipes}
     recipes += [_page(spec) for spec in pages.list_pages(site, existing, (tags, speakers, years))]
     listed = [r.path.removesuffix("index.html") for r in recipes if r.path.endswith("index.html")]
@@ -196,23 +197,19 @@ def zones_of(site: Site) -> dict[str, tuple[int, int]]:
     return zone_years(site.talks, site.now)
 
 
-
-
-
-
 def _page(spec: pages.PageSpec) -> Recipe:
     return Recipe(page_path(spec.url), PAGE, spec.origin, spec.template, spec.url, spec.context)
 
 
-def _zones(talks: Any, years: dict[str, tuple[int, int]]) -> tuple[tuple[str, int, int], ...]:
-    """The VTIMEZONEs of a feed: those of the zones its events name, and no other."""
+def _zones(talks: Any, zone_of: Mapping[int, str | None], years: dict[str, tuple[int, int]],
+           ) -> tuple[tuple[str, int, int], ...]:
+    """The VTIMEZONEs of a feed: those of the zones its events name (`zone_of` a talk's
+    id: ical.event_zone), and no other."""
     if len(talks) == 1:  # a talk's own .ics: 100,000 of them on a large site
-        zone = event_zone(talks[0])
+        zone = zone_of[id(talks[0])]
         return ((zone, *years[zone]),) if zone else ()
-    zones = sorted({zone for zone in map(event_zone, talks) if zone})
+    zones = sorted({zone for talk in talks for zone in [zone_of[id(talk)]] if zone})
     return tuple((zone, *years[zone]) for zone in zones)
-
-
 
 
 def _depth(path: str) -> tuple[int, str]:
