@@ -9,8 +9,11 @@ reaches the file system. Bundle files and theme assets are read from their sourc
 files when asked for, and only when they resolve inside the site or the built-in
 theme (a symlink out is refused). `serve` writes nothing; `build` publishes.
 
-Each rebuild is a whole build, as `build` makes it; resized images and social cards
-come from the media cache (media.py), shared with `build` and `check`.
+An edit to talk files is made in the site kept in memory: the talks read again and
+only the outputs that show them made again (live.py), in milliseconds however large
+the site. Any other change (a new or removed file, the settings, the theme, a talk
+moved to other lists) is a whole build, as `build` makes it. Resized images and social
+cards come from the media cache (media.py), shared with `build` and `check`.
 
 A failed rebuild keeps the last good site. Its messages, the very lines printed in the
 terminal, go to open tabs as an overlay (through the event stream), and into every
@@ -44,6 +47,7 @@ from ..content.loader import TALKS_DIR, LoadOptions
 from ..content.model import Site
 from ..diagnostics import Diagnostic, display_path, sort_key
 from ..engine.cachedir import media_folder
+from ..engine.live import LiveSite
 from ..engine.media import MediaCache
 from ..engine.pipeline import BuildRequest, MemorySink, run
 from ..output.outputs import Output, check_outputs
@@ -117,6 +121,7 @@ class DevServer:
         self.poll = poll
         self.live = Live()
         self.media: MediaCache | None = None
+        self.kept: LiveSite | None = None  # the last good site, while no build has failed
         self.images: list[Path] = []  # the logo, favicon and photos the last site showed
         self.roots = [site_dir.resolve(), builtin_dir("assets").resolve()]
         self._stopping = threading.Event()
@@ -216,12 +221,24 @@ class DevServer:
                               overrides={"base_url": self.url})
         if self.media is None:  # once a session: the folder stays open while serving
             self.media = MediaCache(media_folder(self.site_dir))
+        what = self._what(changed)
+        if changed and self.kept is not None:
+            edit = self.kept.edited([Path(path) for path in changed], options)
+            if edit is not None:  # made in place: live.py
+                self.kept, problems, made = edit
+                self.console.diagnostics(problems)
+                seconds = time.perf_counter() - started
+                self.console.info(f"{what}Made {plural(made, 'file')} again in "
+                                  f"{seconds * 1000:.0f} ms")
+                return self.live.publish(self.kept.outputs, None,
+                                         Stats(len(self.kept.site.talks),
+                                               len(self.kept.outputs)))
+        self.kept = None
         result = run(BuildRequest(self.site_dir, options, self.media), MemorySink())
         problems = list(result.diagnostics)
         if result.ok:
             problems += check_outputs(result.outputs)
         seconds = time.perf_counter() - started
-        what = self._what(changed)
         if any(p.is_error for p in problems):
             lines = [d.format() for d in sorted(problems, key=sort_key)]
             summary = (f"talkpages: rebuild failed with {count_problems(problems)}; serving "
@@ -233,8 +250,10 @@ class DevServer:
             return self.live.publish(None, "\n".join([*lines, summary]), Stats())
         self.console.diagnostics(problems)
         talks = len(result.site.talks) if result.site else 0
-        if result.site is not None:
+        if result.site is not None and result.maker is not None:
             self.images = _images(result.site)
+            self.kept = LiveSite.of(result.site, result.maker, result.recipes,
+                                    result.outputs)
         self.console.info(f"{what}Built {plural(talks, 'talk')} in {seconds * 1000:.0f} ms "
                           f"({plural(len(result.outputs), 'file')})")
         return self.live.publish({o.path: o for o in result.outputs}, None,

@@ -63,7 +63,7 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
     results = _load_all(files, config, workers)
     for talk, found in results:
         problems += found
-        if talk is not None and _published(talk, options):
+        if talk is not None and published(talk, options):
             talks.append(talk)
     problems += check_slugs(talks)
     talks.sort(key=lambda t: t.sort_key)
@@ -224,7 +224,9 @@ def _read(path: Path) -> tuple[os.stat_result, bytes, Diagnostic | None]:
         os.close(descriptor)
 
 
-def _published(talk: Talk, options: LoadOptions) -> bool:
+def published(talk: Talk, options: LoadOptions) -> bool:
+    """Is the talk on the site: not a draft (unless drafts are asked for), and its
+    `publishDate` passed (unless talks to come are)."""
     if talk.draft and not options.drafts:
         return False
     future = talk.publish_date is not None and talk.publish_date > options.now

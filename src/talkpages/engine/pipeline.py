@@ -19,7 +19,8 @@ from ..content.loader import LoadOptions, load_site
 from ..content.model import Site
 from ..diagnostics import BuildError, Diagnostic, has_errors
 from ..output.outputs import Output, whole
-from ..output.render import iter_outputs
+from ..output.plan import Recipe
+from ..output.render import Maker
 from ..output.theme import Theme
 from ..parallel import collector_paused
 from .bytecode import compiled_templates
@@ -35,6 +36,8 @@ class BuildResult:
     seconds: float = 0.0
     written: WriteStats | None = None
     counts: tuple[int, int] = (0, 0)  # upcoming and past talks
+    maker: Maker | None = None  # what made the outputs, and from which recipes: what
+    recipes: list[Recipe] = field(default_factory=list)  # serve keeps (live.py)
 
     @property
     def ok(self) -> bool:
@@ -125,10 +128,12 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
         if site is not None:
             result.counts = (len(site.upcoming), len(site.past))
             theme = Theme.for_site(request.site_dir, compiled_templates)
+            maker = Maker(site, theme, sink.store, request.media, sink.workers)
+            recipes = maker.plan()
             with sink.session(request.site_dir):
-                for made in iter_outputs(site, theme, sink.store, request.media,
-                                         sink.workers):
+                for made in maker.run(recipes):
                     sink.receive(made)
+            result.maker, result.recipes = maker, recipes
             result.written = sink.written
             result.outputs = sink.outputs
             if result.written is not None and request.media is not None:

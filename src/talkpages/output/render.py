@@ -46,21 +46,8 @@ from .plan import (
 )
 from .theme import Theme
 
-__all__ = ["FEED_PATH", "Maker", "event_file", "iter_outputs", "page_path"]
+__all__ = ["FEED_PATH", "Maker", "event_file", "page_path"]
 FRAGMENTS = ("item", "event", "record", "row")
-
-
-def iter_outputs(site: Site, theme: Theme, store: Store, media: Media | None = None,
-                 workers: bool = True) -> Iterator[Output]:
-    """Every output of the site, each given to `store` where it is made (in a worker
-    process for most), and what `store` returns, in turn: the writer stores each as it
-    is made, so a build never holds a large site's pages in memory, nor moves them
-    between processes. `workers`: work may go to forked processes (not from a process
-    with threads of its own, such as serve)."""
-    maker = Maker(site, theme, store, media, workers)
-    with collector_paused():
-        recipes = make_plan(site, maker.theme)
-    return maker.run(recipes)
 
 
 class Maker:
@@ -93,8 +80,16 @@ class Maker:
             "record": lambda talk: sitefiles.record(site, talk),
             "row": lambda talk: sitefiles.search_row(site, talk)}
 
+    def plan(self) -> list[Recipe]:
+        """A recipe for every output of the site (plan.py)."""
+        with collector_paused():
+            return make_plan(self.site, self.theme)
+
     def run(self, recipes: list[Recipe]) -> Iterator[Output]:
-        """Talk pages and their fragments first, then the rest, in parallel: files,
+        """Every output, each given to `store` where it is made (in a worker process for
+        most), and what `store` returns, in turn: the writer stores each as it is made,
+        so a build never holds a large site's pages in memory, nor moves them between
+        processes. Talk pages and their fragments first, then the rest, in parallel: files,
         images, template pages, each batch after the fragments it shows are made."""
         yield from self.talks([r for r in recipes if r.kind == TALK])
         later: list[Recipe] = []
