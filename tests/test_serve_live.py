@@ -135,3 +135,19 @@ def test_a_talk_that_started_since_the_build_takes_a_whole_build(make_site: Make
     assert live.next_change is not None
     assert live.edited([site / "talks/one.md"], later) is None
     assert live.edited([site / "talks/one.md"], OPTIONS) is not None
+
+
+def test_the_pages_are_given_before_the_feeds_and_files_are_made(make_site: MakeSite) -> None:
+    """A server shows the edited pages at once; the feeds follow without a reload."""
+    site = make_site({"talks/one.md": talk("One", "2030-01-01T10:00:00"),
+                      "talks/two.md": talk("Two", "2030-02-01T10:00:00")})
+    live = kept(site)
+    edit(site / "talks/one.md", 'title = "One', 'title = "Once')
+    given: list[dict[str, Output]] = []
+    edited = live.edited([site / "talks/one.md"], OPTIONS, given.append)
+    assert edited is not None and len(given) == 1
+    pages, final = given[0], edited[0].outputs
+    for path in ("one/index.html", "two/index.html", "index.html"):
+        assert b"Once" in (pages[path].data or b"")
+    assert b"Once" not in (pages["calendar.ics"].data or b"")
+    assert b"Once" in (final["calendar.ics"].data or b"")

@@ -30,6 +30,7 @@ SIGTERM stop the server as ever, with status 0.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 import os
@@ -91,6 +92,11 @@ class Live:
             self._changed.notify_all()
             return self.state
 
+    def refresh(self, site: dict[str, Output]) -> None:
+        """The same state with more of its outputs made: no tab reloads for it."""
+        with self._changed:
+            self.state = dataclasses.replace(self.state, site=site)
+
     def wait(self, since: int, timeout: float) -> State:
         with self._changed:
             self._changed.wait_for(lambda: self.closed or self.state.version != since,
@@ -128,6 +134,7 @@ class DevServer:
         self._building = threading.Lock()  # one build at a time: the media cache is shared
         self._threads: list[threading.Thread] = []
         self._httpd: HTTPServer | None = None
+        self._watcher: Watcher | None = None
 
     @property
     def url(self) -> str:
@@ -148,7 +155,7 @@ class DevServer:
         server_class = HTTPServer6 if ":" in self.bind else HTTPServer
         self._httpd = server_class((self.bind, self.port), self)
         self.port = self._httpd.server_address[1]
-        watcher = Watcher(self.watched)
+        watcher = self._watcher = Watcher(self.watched)
         self.rebuild([])
         for thread in (
                 threading.Thread(target=self._httpd.serve_forever, name="talkpages-http",
@@ -167,6 +174,8 @@ class DevServer:
             self._httpd.server_close()
         for thread in self._threads:
             thread.join(timeout=10)
+        if self._watcher is not None:
+            self._watcher.close()
         if self.media is not None:
             with self._building:
                 self.media.close()
@@ -201,7 +210,8 @@ class DevServer:
         return 0
 
     def _watch(self, watcher: Watcher) -> None:
-        while not self._stopping.wait(self.poll):
+        while not self._stopping.is_set():
+            watcher.wait(self.poll)
             try:
                 changed = watcher.poll()
                 if changed and not self._stopping.is_set():
@@ -223,16 +233,20 @@ class DevServer:
             self.media = MediaCache(media_folder(self.site_dir))
         what = self._what(changed)
         if changed and self.kept is not None:
-            edit = self.kept.edited([Path(path) for path in changed], options)
+            talks = len(self.kept.site.talks)
+
+            def pages_made(outputs: dict[str, Output]) -> None:  # tabs reload now
+                self.live.publish(outputs, None, Stats(talks, len(outputs)))
+
+            edit = self.kept.edited([Path(path) for path in changed], options, pages_made)
             if edit is not None:  # made in place: live.py
                 self.kept, problems, made = edit
+                self.live.refresh(self.kept.outputs)  # the feeds and files made since
                 self.console.diagnostics(problems)
                 seconds = time.perf_counter() - started
                 self.console.info(f"{what}Made {plural(made, 'file')} again in "
                                   f"{seconds * 1000:.0f} ms")
-                return self.live.publish(self.kept.outputs, None,
-                                         Stats(len(self.kept.site.talks),
-                                               len(self.kept.outputs)))
+                return self.live.state
         self.kept = None
         result = run(BuildRequest(self.site_dir, options, self.media), MemorySink())
         problems = list(result.diagnostics)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from ..content.loader import BUNDLE_INDEX, TALKS_DIR, LoadOptions, load_talk, pu
 from ..content.model import Site, Talk, slugify
 from ..diagnostics import BuildError, Diagnostic, has_errors
 from ..output.outputs import Output, fragment_key, whole
-from ..output.plan import Recipe
+from ..output.plan import PAGE, TALK, Recipe
 from ..output.render import FRAGMENTS, Maker
 from ..output.theme import Sandbox, Theme
 from .bytecode import compiled_templates
@@ -53,10 +53,13 @@ class LiveSite:
                    _readers(site, recipes), _next_change(site.talks, site.now))
 
     def edited(self, changed: list[Path], options: LoadOptions,
+               pages_made: Callable[[dict[str, Output]], None] | None = None,
                ) -> tuple[LiveSite, list[Diagnostic], int] | None:
         """The site with the talk files `changed` read again and what reads them made
         again, with the files' warnings and the number of outputs made; None when the
-        edit takes a whole build (see the module's docstring)."""
+        edit takes a whole build (see the module's docstring). The pages are made first:
+        `pages_made` is given the site's outputs once they are (the feeds and other
+        files as they were), so that a server shows them before the rest is made."""
         site = self.site
         if isinstance(self.maker.theme.env, Sandbox):
             return None
@@ -78,7 +81,7 @@ class LiveSite:
             swaps[id(old)] = new
             problems += found
         try:
-            return self._remade(swaps), problems, len(self._touched(swaps))
+            return self._remade(swaps, pages_made), problems, len(self._touched(swaps))
         except BuildError:
             return None  # a whole build reports it where it belongs
 
@@ -86,7 +89,8 @@ class LiveSite:
         files = {talk.file for talk in swaps.values()}
         return sorted({number for file in files for number in self.readers.get(file, ())})
 
-    def _remade(self, swaps: dict[int, Talk]) -> LiveSite:
+    def _remade(self, swaps: dict[int, Talk],
+                pages_made: Callable[[dict[str, Output]], None] | None) -> LiveSite:
         old = self.site
         site = dataclasses.replace(old, talks=tuple(swaps.get(id(t), t) for t in old.talks))
         # A theme of its own: the old one's templates hold the filters of the old site.
@@ -99,10 +103,16 @@ class LiveSite:
                 maker.fragments[fragment_key(kind, talk)] = maker.makers[kind](talk)
         recipes = list(self.recipes)
         outputs = dict(self.outputs)
-        for number in self._touched(swaps):
-            recipe = recipes[number] = dataclasses.replace(
-                recipes[number], context=_swapped(recipes[number].context, swaps))
-            outputs[recipe.path] = whole(maker.make(recipe))
+        touched = self._touched(swaps)
+        pages = [n for n in touched if recipes[n].kind in (TALK, PAGE)]
+        rest = [n for n in touched if recipes[n].kind not in (TALK, PAGE)]
+        for batch in (pages, rest):
+            for number in batch:
+                recipe = recipes[number] = dataclasses.replace(
+                    recipes[number], context=_swapped(recipes[number].context, swaps))
+                outputs[recipe.path] = whole(maker.make(recipe))
+            if batch is pages and pages_made is not None:
+                pages_made(dict(outputs))
         return LiveSite(site, maker, recipes, outputs, self.readers, self.next_change)
 
 
