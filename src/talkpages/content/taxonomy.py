@@ -117,17 +117,23 @@ ALSO_SPEAKING = 3  # how many other talks a speaker's card on a talk page names
 def also_speaking(site: Site, speakers: list[Group]) -> dict[Talk, dict[str, tuple[Talk, ...]]]:
     """For each talk, for each of its authors with other talks: up to ALSO_SPEAKING of
     those, the upcoming ones first (soonest first), then the past (latest first)."""
-    by_slug = {group.slug: group for group in speakers}
     upcoming = {talk for talk in site.talks if talk.is_upcoming(site.now)}
+    # Each speaker's first talks in that order, one more than shown: a talk's card leaves
+    # out the talk itself. Made once a speaker, not once a talk (a speaker of a large
+    # site may have thousands).
+    firsts: dict[str, list[Talk]] = {}
+    for group in speakers:
+        if len(group.talks) >= 2:
+            soon = [t for t in group.talks if t in upcoming][:ALSO_SPEAKING + 1]
+            late = [t for t in reversed(group.talks) if t not in upcoming][:ALSO_SPEAKING + 1]
+            firsts[group.slug] = soon + late
     found: dict[Talk, dict[str, tuple[Talk, ...]]] = {}
     for talk in site.talks:
         for author in talk.authors:
-            group = by_slug.get(speaker_slug(speaker_name(site, author)))
-            if group is None or len(group.talks) < 2:
-                continue
-            soon = [t for t in group.talks if t in upcoming and t is not talk]
-            late = [t for t in reversed(group.talks) if t not in upcoming and t is not talk]
-            found.setdefault(talk, {})[author] = tuple((soon + late)[:ALSO_SPEAKING])
+            first = firsts.get(speaker_slug(speaker_name(site, author)))
+            if first is not None:
+                others = [t for t in first if t is not talk][:ALSO_SPEAKING]
+                found.setdefault(talk, {})[author] = tuple(others)
     return found
 
 
