@@ -181,6 +181,8 @@ MAX_NESTING = 64  # tables and lists inside one another: more is an error, not a
 def nesting(value: Any) -> int:
     """How deep tables and lists lie in `value` (0: neither), without recursion (TOML's
     `a.a.a…a = 1` is as deep as it is long), each once however shared (YAML's aliases)."""
+    if not isinstance(value, (dict, list)):  # most values of a file: text, a date
+        return 0
     heights: dict[int, int] = {}
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
