@@ -248,7 +248,11 @@ class DevServer:
                                   f"{seconds * 1000:.0f} ms")
                 return self.live.state
         self.kept = None
-        result = run(BuildRequest(self.site_dir, options, self.media), MemorySink())
+        # Workers are forked only while this is the process's one thread (the first
+        # build, before the server's threads start): forking a process with threads is
+        # not safe.
+        sink = MemorySink(workers=threading.active_count() == 1)
+        result = run(BuildRequest(self.site_dir, options, self.media), sink)
         problems = list(result.diagnostics)
         if result.ok:
             problems += check_outputs(result.outputs)

@@ -56,8 +56,8 @@ class BuildRequest:
 
 class MemorySink:
     """Outputs kept in memory, whole (check, serve, tests). `workers`: work may go to
-    forked processes (`check`); not from serve, which builds from a thread of its own
-    (forking a process with threads is not safe)."""
+    forked processes (`check`, serve's first build); not from a process with threads of
+    its own (serve's rebuilds): forking one is not safe."""
 
     def __init__(self, workers: bool = False) -> None:
         self.outputs: list[Output] = []
