@@ -89,6 +89,9 @@ class Notices:
                     self.watched.discard(folder)
                 paths.add(os.path.join(folder, os.fsdecode(name)) if name else folder)
 
+    def __del__(self) -> None:  # a system allows some hundred of these a user
+        self.close()
+
     def close(self) -> None:
         if self.fd >= 0:
             with contextlib.suppress(OSError):
