@@ -29,7 +29,7 @@ from .. import __version__, parallel
 from ..content.model import Settings, Site, SiteView, Talk
 from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
-from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subscribe
+from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subscribe, talkview
 from .budget import rendering
 from .kinds import KINDS
 from .outputs import Media, NoMedia, Output, Store, fragment_key
@@ -148,8 +148,12 @@ class Maker:
         return KINDS[recipe.kind].make(self, recipe)
 
     def render_page(self, recipe: Recipe) -> Output:
+        context = recipe.context
+        if recipe.kind == TALK:  # what its page shows, worked out once (talkview.py)
+            talk_view = self.theme.env.filters["talk_view"]  # None: the unread context
+            context = {**context, "view": talk_view(None, context["talk"], context["also"])}
         return _render_page(self.theme.env, recipe.template, recipe.url, recipe.origin,
-                            **recipe.context)
+                            **context)
 
 
 def _unfoldable(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -223,6 +227,7 @@ def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
         "event_file": lambda talk: quote(event_file(talk).split("/", 1)[1]),
         "google_calendar_url": lambda talk: ical.google_url(site, talk),
         "outlook_calendar_url": lambda talk: ical.outlook_url(site, talk),
+        "talk_view": talkview.Views(site).lazy,
     }
 
 
