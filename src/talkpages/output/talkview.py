@@ -114,14 +114,14 @@ class TalkView:
 class Views:
     """The views of one build's talks. What several talks share is worked out once and
     kept for the build (never longer: a site's speakers and time are the build's):
-    speakers' names, pages, entries and faces, and the short date of a talk shown beside
-    another's."""
+    speakers' names, pages, entries and faces, and a talk as shown beside another's (its
+    short date)."""
 
     def __init__(self, site: SiteView) -> None:
         self.site = site
         self.people: dict[str, tuple[Named, Speaker | None]] = {}
         self.faces: dict[str, pictures.Picture | None] = {}
-        self.dates: dict[Talk, str] = {}
+        self.others: dict[Talk, Other] = {}
 
     def lazy(self, talk: Talk, also: Mapping[str, tuple[Talk, ...]]) -> LazyView:
         """The view of `talk`'s page, worked out when a template first reads it."""
@@ -196,7 +196,7 @@ class Views:
             url=pages.href(entry.url) if entry is not None else "",
             links=tuple(Anchor(pages.href(link.url), link.name) for link in entry.links)
             if entry is not None else (),
-            also=tuple(Other(other.url, other.title, self._date(other)) for other in others))
+            also=tuple(self._other(other) for other in others))
 
     def _face(self, author: str) -> pictures.Picture | None:
         """The copies of a speaker's photo, in the folder of the speaker's page (`face`)."""
@@ -207,12 +207,13 @@ class Views:
                 photo, f"speakers/{taxonomy.speaker_slug(person.name)}/")
         return self.faces[author]
 
-    def _date(self, talk: Talk) -> str:
-        """The day of the occurrence of `talk` a list shows (`next_schedule`)."""
-        date = self.dates.get(talk)
-        if date is None:
-            date = self.dates[talk] = formatting.short_when(talk.next_schedule(self.site.now))
-        return date
+    def _other(self, talk: Talk) -> Other:
+        """`talk` beside another's, on the day of its occurrence a list shows."""
+        other = self.others.get(talk)
+        if other is None:
+            other = self.others[talk] = Other(talk.url, talk.title, formatting.short_when(
+                talk.next_schedule(self.site.now)))
+        return other
 
 class LazyView:
     """A talk's view, worked out at the first read of one of its fields: a site's own
