@@ -62,7 +62,21 @@ def _to_html(text: str, unsafe: bool, math: bool) -> str:
         if "<" in text:
             text = escape_raw_html(text)
         html = _gfm(text, _SAFE)
-    return FORBIDDEN.sub("\ufffd", mathml.restore(html, formulas))
+    return _xml_text(mathml.restore(html, formulas))
+
+
+# The ASCII characters FORBIDDEN lets through. A text of those alone needs no search,
+# and much of a site's HTML is one (English without typographic quotes): the search
+# costs nearly half of what cmark's parse of a talk's body does, the check below a
+# tenth of the search.
+_ASCII_KEPT = bytes(code for code in range(128) if not FORBIDDEN.match(chr(code)))
+
+
+def _xml_text(html: str) -> str:
+    """`html` with each character that would not be XML as U+FFFD."""
+    if html.isascii() and not html.encode("ascii").translate(None, _ASCII_KEPT):
+        return html
+    return FORBIDDEN.sub("\ufffd", html)
 
 
 def _free_functions() -> tuple[Callable[[int], None], Callable[[int], None]] | None:
