@@ -69,7 +69,9 @@ class Maker:
                            logo=branding.logo(site.config), icons=branding.icons(site.config),
                            partial_once=_partial_once(env))
         view = site.view  # filters never see the talks: see SiteView
-        made_here = {**_filters(view), **pages.filters(view, theme, self.fragments)}
+        self.views = talkview.Views(view)  # talk pages' views, and what they share
+        made_here = {**_filters(view), **pages.filters(view, theme, self.fragments),
+                     "talk_view": self.views.lazy}
         for name, function in made_here.items():
             env.filters[name] = _unfoldable(function)
         env.tests.update({name: _unfoldable(test) for name, test in pages.tests(view).items()})
@@ -150,8 +152,7 @@ class Maker:
     def render_page(self, recipe: Recipe) -> Output:
         context = recipe.context
         if recipe.kind == TALK:  # what its page shows, worked out once (talkview.py)
-            talk_view = self.theme.env.filters["talk_view"]  # None: the unread context
-            context = {**context, "view": talk_view(None, context["talk"], context["also"])}
+            context = {**context, "view": self.views.lazy(context["talk"], context["also"])}
         return _render_page(self.theme.env, recipe.template, recipe.url, recipe.origin,
                             **context)
 
@@ -227,7 +228,6 @@ def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
         "event_file": lambda talk: quote(event_file(talk).split("/", 1)[1]),
         "google_calendar_url": lambda talk: ical.google_url(site, talk),
         "outlook_calendar_url": lambda talk: ical.outlook_url(site, talk),
-        "talk_view": talkview.Views(site).lazy,
     }
 
 
