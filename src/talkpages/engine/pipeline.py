@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,8 +130,9 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
             theme = Theme.for_site(request.site_dir, compiled_templates)
             maker = Maker(site, theme, sink.store, request.media, sink.workers)
             recipes = maker.plan()
-            with sink.session(request.site_dir):
-                for made in maker.run(recipes):
+            # closing(): on an error, the workers stop before the new site is removed
+            with sink.session(request.site_dir), closing(maker.run(recipes)) as outputs:
+                for made in outputs:
                     sink.receive(made)
             result.maker, result.recipes = maker, recipes
             result.written = sink.written

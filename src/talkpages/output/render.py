@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -87,7 +87,7 @@ class Maker:
         with collector_paused():
             return make_plan(self.site, self.theme)
 
-    def run(self, recipes: list[Recipe]) -> Iterator[Output]:
+    def run(self, recipes: list[Recipe]) -> Generator[Output, None, None]:
         """Every output, each given to `store` where it is made (in a worker process for
         most), and what `store` returns, in turn: the writer stores each as it is made,
         so a build never holds a large site's pages in memory, nor moves them between
