@@ -203,10 +203,7 @@ def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
     def face(author: str) -> pictures.Picture | None:
         """The copies of a speaker's photo, in the folder of the speaker's page."""
         if author not in faces:
-            entry = speaker_entry(author)
-            folder = f"speakers/{taxonomy.speaker_slug(speaker_name(author))}/"
-            faces[author] = pictures.face(entry.photo, folder) \
-                if entry is not None and entry.photo is not None else None
+            faces[author] = speaker_face(speaker_entry(author), speaker_name(author))
         return faces[author]
 
     return {
@@ -240,6 +237,14 @@ def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
         "icon": icon,
         "link_icon": lambda kind: icon(LINK_ICONS.get(kind, "link")),
     }
+
+
+def speaker_face(entry: Speaker | None, name: str) -> pictures.Picture | None:
+    """The copies of a speaker's photo, in the folder of the speaker's page; None
+    without one."""
+    if entry is None or entry.photo is None:
+        return None
+    return pictures.face(entry.photo, f"speakers/{taxonomy.speaker_slug(name)}/")
 
 
 def initials(name: str) -> str:

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+import jinja2
+from jinja2.filters import do_truncate
 from markupsafe import Markup
 
 from ..content import taxonomy
@@ -202,9 +204,7 @@ class Views:
         """The copies of a speaker's photo, in the folder of the speaker's page (`face`)."""
         if author not in self.faces:
             person, entry = self._person(author)
-            photo = entry.photo if entry is not None else None
-            self.faces[author] = None if photo is None else pictures.face(
-                photo, f"speakers/{taxonomy.speaker_slug(person.name)}/")
+            self.faces[author] = pages.speaker_face(entry, person.name)
         return self.faces[author]
 
     def _other(self, talk: Talk) -> Other:
@@ -243,9 +243,7 @@ def _html(text: str, **options: Any) -> Markup:
 
 
 def truncate(text: str, length: int, leeway: int = 5, end: str = "...") -> str:
-    """Jinja's `truncate(length)` with its default policy: a text up to `leeway`
-    characters over `length` is kept whole; a longer one is cut at the last space
-    before `length - len(end)` characters, and `end` added."""
-    if len(text) <= length + leeway:
-        return text
-    return text[:length - len(end)].rsplit(" ", 1)[0] + end
+    """Jinja's `truncate(length)` with its default policy (a text up to `leeway`
+    characters over `length` is kept whole; a longer one is cut at a space)."""
+    # Given a leeway, Jinja's filter reads nothing of its environment.
+    return do_truncate(cast(jinja2.Environment, None), text, length, end=end, leeway=leeway)
