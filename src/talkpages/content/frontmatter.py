@@ -194,8 +194,8 @@ def split(text: str) -> FrontMatter:
 
 def parse_toml(source: str) -> dict[str, Any]:
     rejected: BaseException | None = None
-    if rtoml is not None:
-        try:
+    if rtoml is not None and "\ufeff" not in source:  # rtoml takes a byte order mark
+        try:                                         # as space, which TOML does not
             data = rtoml.loads(source)
         except (KeyboardInterrupt, SystemExit):
             raise
