@@ -20,6 +20,7 @@ from . import characters, times
 from .config import Config, check_timezone
 from .frontmatter import FrontMatter
 from .imagefiles import measure
+from .messages import N_, messages_of
 from .model import SLUG, Address, Image, Link, Talk
 from .recurrence import Recurrence
 from .recurrence import parse as parse_recurrence
@@ -28,9 +29,10 @@ from .rulecheck import RecurrenceError
 if TYPE_CHECKING:
     pass
 
-LINK_LABELS = {"slides": "Slides", "video": "Video", "code": "Code", "pdf": "PDF",
-               "dataset": "Dataset", "poster": "Poster", "project": "Project",
-               "source": "Source", "preprint": "Preprint"}
+# The names of the links of Hugo's `url_<kind>` fields, in the site's language once read.
+LINK_LABELS = {"slides": N_("Slides"), "video": N_("Video"), "code": N_("Code"),
+               "pdf": N_("PDF"), "dataset": N_("Dataset"), "poster": N_("Poster"),
+               "project": N_("Project"), "source": N_("Source"), "preprint": N_("Preprint")}
 SAFE_SCHEMES = ("http", "https", "mailto")
 SLUG_PATH = re.compile(r"^/?[\w.~%+-]+(?:/[\w.~%+-]+)*/?$")
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif", ".svg")
@@ -158,7 +160,7 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
         event_url=f.url("event_url", f.data.get("event_url")) or "",
         abstract=f.text("abstract"), summary=f.text("summary"), featured=f.flag("featured"),
         tags=f.strings("tags"), categories=f.strings("categories"),
-        projects=f.strings("projects"), links=_links(f), image=_image(f, bundle_files),
+        projects=f.strings("projects"), links=_links(f, config), image=_image(f, bundle_files),
         math=f.flag("math"), uid=_uid(f), status=_status(f), sequence=_sequence(f),
         recurrence=_recurrence(f, schedule), geo=_geo(f), modified=modified,
         aliases=_aliases(f),
@@ -323,16 +325,18 @@ def _instant(f: _Fields, key: str, zone: str) -> datetime | None:
     return value if value.tzinfo is not None else value.replace(tzinfo=ZoneInfo(zone))
 
 
-def _links(f: _Fields) -> tuple[Link, ...]:
+def _links(f: _Fields, config: Config) -> tuple[Link, ...]:
     links: list[Link] = []
+    say = messages_of(config).gettext
     for key, value in f.fm.data.items():
         lower = key.lower()
         if lower.startswith("url_") and lower != "url_custom" and value not in (None, ""):
             url = f.url(key, value)
             kind = lower[4:]
             if url:
-                links.append(Link(LINK_LABELS.get(kind, kind.replace("_", " ").title()), url,
-                                  kind))
+                label = LINK_LABELS.get(kind)
+                links.append(Link(say(label) if label else kind.replace("_", " ").title(),
+                                  url, kind))
     for key in ("links", "url_custom"):
         value = f.data.get(key)
         if value in (None, "", []):

@@ -22,6 +22,7 @@ from .config import MAX_NESTING, Config, load_config, nesting
 from .fields import make_talk
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .imagefiles import check_images
+from .messages import messages_of
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
 from .speakers import load_speakers
@@ -68,7 +69,7 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
     problems += check_slugs(talks)
     talks.sort(key=lambda t: t.sort_key)
     site = Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
-                speakers=speakers)
+                speakers=speakers, messages=messages_of(config))
     problems += addresses.check_site(site)
     if has_errors(problems):
         return None, problems

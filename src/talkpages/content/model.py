@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import times
 from .config import Config
+from .messages import Messages, english
 from .recurrence import MAX_OCCURRENCES, Recurrence, occurrences
 from .times import once
 
@@ -138,6 +139,7 @@ class SiteView:
     config: Config
     speakers: Mapping[str, Speaker]
     now: datetime
+    messages: Messages = field(default_factory=english)
 
 
 @dataclass(frozen=True)
@@ -147,10 +149,11 @@ class Site:
     talks: tuple[Talk, ...]  # by start time
     now: datetime
     speakers: Mapping[str, Speaker] = field(default_factory=dict)  # speakers.toml, by key
+    messages: Messages = field(default_factory=english)  # what it says, in its language
 
     @once
     def view(self) -> SiteView:
-        return SiteView(self.config, self.speakers, self.now)
+        return SiteView(self.config, self.speakers, self.now, self.messages)
 
     @property
     def upcoming(self) -> list[Talk]:

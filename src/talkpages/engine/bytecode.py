@@ -42,10 +42,12 @@ def user_cache() -> Path:
     return Path(home) / "talkpages"
 
 
-def compiled_templates(kind: str) -> jinja2.BytecodeCache:
-    """Where templates compiled for an environment of `kind` are kept, signed, for every
-    site built by this user (theme.py)."""
-    return SignedBytecode(user_cache() / f"templates-{kind}", code_digest()[:16])
+def compiled_templates(kind: str, messages: str = "") -> jinja2.BytecodeCache:
+    """Where templates compiled for an environment of `kind` (and a language) are kept,
+    signed, for every site built by this user (theme.py). `messages`: the digest of the
+    messages compiled into them (output/messages.py): others, others' code."""
+    return SignedBytecode(user_cache() / f"templates-{kind}",
+                          code_digest()[:16] + (f"-{messages}" if messages else ""))
 
 
 class SignedBytecode(jinja2.BytecodeCache):

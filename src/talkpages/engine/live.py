@@ -94,7 +94,8 @@ class LiveSite:
         old = self.site
         site = dataclasses.replace(old, talks=tuple(swaps.get(id(t), t) for t in old.talks))
         # A theme of its own: the old one's templates hold the filters of the old site.
-        theme = Theme.for_site(site.root, compiled_templates)
+        theme = Theme.for_site(site.root, compiled_templates,
+                               site.messages)
         maker = Maker(site, theme, whole, self.maker.media, workers=False)
         maker.fragments.update(self.maker.fragments)
         maker.zones.update(self.maker.zones)

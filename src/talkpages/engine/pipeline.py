@@ -127,7 +127,8 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
         result.site = site
         if site is not None:
             result.counts = (len(site.upcoming), len(site.past))
-            theme = Theme.for_site(request.site_dir, compiled_templates)
+            theme = Theme.for_site(request.site_dir, compiled_templates,
+                                   site.messages)
             maker = Maker(site, theme, sink.store, request.media, sink.workers)
             recipes = maker.plan()
             # closing(): on an error, the workers stop before the new site is removed

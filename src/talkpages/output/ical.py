@@ -246,17 +246,18 @@ def description(site: Settings, talk: Talk) -> str:
 
 
 def _description(site: Settings, talk: Talk) -> str:
-    parts = []
+    parts, _ = [], site.messages.gettext
     if talk.cancelled:
-        parts.append("CANCELLED.")
+        parts.append(_("CANCELLED."))
     elif talk.status == "postponed":
-        parts.append("POSTPONED: the new date is not fixed yet.")
+        parts.append(_("POSTPONED: the new date is not fixed yet."))
     if talk.abstract or talk.summary:
         parts.append(talk.abstract or talk.summary)
     if talk.authors:
-        parts.append("Speakers: " + ", ".join(talk.authors))
+        parts.append(_("Speakers: %(names)s") % {"names": ", ".join(talk.authors)})
     if talk.event:
-        parts.append("Event: " + talk.event + (f" ({talk.event_url})" if talk.event_url else ""))
+        event = talk.event + (f" ({talk.event_url})" if talk.event_url else "")
+        parts.append(_("Event: %(event)s") % {"event": event})
     for link in talk.links:
         parts.append(f"{link.name}: {absolute(site, talk, link.url)}")
     parts.append(page_url(site, talk.url))

@@ -24,6 +24,7 @@ from urllib.parse import quote, unquote, urlsplit
 from markupsafe import Markup
 
 from ..content import taxonomy
+from ..content.messages import N_
 from ..content.model import Link, Site, SiteView, Talk
 from ..content.speakers import Speaker
 from ..content.taxonomy import Group
@@ -35,7 +36,8 @@ from .theme import Theme
 LEADING_LINKS = ("video", "slides", "pdf")  # what a past talk's page leads with, in order
 LINK_ICONS = {"video": "play", "slides": "slides", "pdf": "file", "preprint": "file",
               "poster": "image", "code": "code", "source": "code", "dataset": "data"}
-HEADINGS = {"tag": "Talks tagged “{}”", "speaker": "{}", "year": "Talks in {}"}
+HEADINGS = {"tag": N_("Talks tagged “%(name)s”"), "speaker": "%(name)s",
+            "year": N_("Talks in %(name)s")}
 
 
 @dataclass(frozen=True)
@@ -95,9 +97,10 @@ def list_pages(site: Site, existing: set[str],
     specs = _paginated(site, "index.html", "", "the index", order, {
         "years": [Term(g.name, f"years/{g.slug}/", len(g.talks), slug=g.slug) for g in years],
         "tags": _choices(tags)})
-    specs += _overview(tags, "tags/", "Tags", "tag")
-    specs += _overview(speakers, "speakers/", "Speakers", "speaker")
-    specs += _overview(years, "years/", "Years", "year")
+    _ = site.messages.gettext
+    specs += _overview(tags, "tags/", _("Tags"), "tag")
+    specs += _overview(speakers, "speakers/", _("Speakers"), "speaker")
+    specs += _overview(years, "years/", _("Years"), "year")
     for kind, groups in (("tag", tags), ("speaker", speakers), ("year", years)):
         for group in groups:
             base = f"{kind}s/{quote(group.slug)}/"
@@ -106,7 +109,7 @@ def list_pages(site: Site, existing: set[str],
             # The group without its talks: a page shows (and so depends on) its own.
             specs += _paginated(site, "list.html", base, f"the {kind} page of {group.name!r}",
                                 talks, {"kind": kind, "group": replace(group, talks=()),
-                                        "heading": HEADINGS[kind].format(group.name),
+                                        "heading": _(HEADINGS[kind]) % {"name": group.name},
                                         "feed": quote(feed) if feed in existing else None})
     return specs
 

@@ -64,16 +64,18 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     zone_years = zones_of(site)
     zone_of = {id(talk): event_zone(talk) for talk in talks}  # each talk is in many feeds
-    config = site.config
+    config, _ = site.config, site.messages.gettext
     pieces = {kind: {id(talk): (talk.file, fragment_key(kind, talk)) for talk in talks}
               for kind in ("event", "record", "row")}
     feeds = [(FEED_PATH, site.talks, config.feed_name, config.description, "the calendar feed")]
     for kind, groups in (("tags", tags), ("speakers", speakers)):
         for group in groups:
             path = f"{kind}/{group.slug}/{FEED_PATH}"
-            label = f"tagged {group.name}" if kind == "tags" else f"by {group.name}"
+            about = _("Talks tagged %(name)s on %(site)s") if kind == "tags" \
+                else _("Talks by %(name)s on %(site)s")
             feeds.append((path, group.talks, f"{config.feed_name}: {group.name}",
-                          f"Talks {label} on {config.title}", f"the feed {path}"))
+                          about % {"name": group.name, "site": config.title},
+                          f"the feed {path}"))
     events = pieces["event"]
     for path, members, name, description, origin in feeds:
         recipes.append(Recipe(path, FEED, origin, pieces=tuple(events[id(t)] for t in members),

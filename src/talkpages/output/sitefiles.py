@@ -22,6 +22,7 @@ from urllib.parse import quote, urljoin
 
 from ..content import taxonomy
 from ..content.config import Config
+from ..content.messages import N_
 from ..content.model import Site, Talk
 from . import formatting, jsonld, markup, pictures
 
@@ -118,13 +119,18 @@ def atom(site: Site, talks: list[Talk], path: str = "feed.xml") -> bytes:
     return "\n".join(lines).encode()
 
 
+# A talk's status before its date in the Atom feed: "Cancelled: Thu 14 Jan 2027, …".
+STATUS_LINES = {"cancelled": N_("Cancelled: %(facts)s"), "postponed": N_("Postponed: %(facts)s"),
+                "tentative": N_("Tentative: %(facts)s"), "confirmed": N_("Confirmed: %(facts)s")}
+
+
 def _entry(site: Site, talk: Talk) -> list[str]:
     url = site.config.absolute_url(url_path(talk.url))
     where = ", ".join(p for p in [talk.event, talk.location] if p)
     facts = formatting.when(talk.schedule) + (f" · {where}" if where else "")
     status = taxonomy.status(talk)
     if status:
-        facts = f"{status.title()}: {facts}"
+        facts = site.messages.gettext(STATUS_LINES[status]) % {"facts": facts}
     content = f"<p>{escape(facts)}</p>" + markup.to_html(talk.abstract or talk.summary,
                                                          math=talk.math)
     lines = ["<entry>", f"<title>{escape(talk.title)}</title>", f"<id>{escape(url)}</id>",

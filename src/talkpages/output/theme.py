@@ -32,21 +32,24 @@ import hashlib
 import io
 import os
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
 import jinja2
 import jinja2.bccache
+import jinja2.ext
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
+from jinja2.lexer import Token, TokenStream
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..content import links
 from ..content.colours import accent_css, accent_shades
 from ..content.config import Config
+from ..content.messages import Messages, messages_for
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
 
@@ -109,6 +112,7 @@ class Theme:
     assets: dict[str, Path]  # name (POSIX, relative to assets/) -> file
     published: dict[str, str] = field(default_factory=dict)  # name -> hashed name, CSS/JS
     appended: dict[str, str] = field(default_factory=dict)  # name -> CSS of the settings
+    messages: Messages = field(default_factory=lambda: messages_for("en"))
 
     def published_name(self, name: str) -> str:
         """The name an asset is written under: hashed for CSS and JS, else as it is."""
@@ -129,14 +133,18 @@ class Theme:
 
     @classmethod
     def for_site(cls, site_dir: Path,
-                 compiled: Callable[[str], jinja2.BytecodeCache] | None = None) -> Theme:
+                 compiled: Callable[[str, str], jinja2.BytecodeCache] | None = None,
+                 messages: Messages | None = None) -> Theme:
         """`compiled`: where compiled templates are kept between builds (as Python keeps
         .pyc files), given the name of the kind of environment (the sandbox's code is
-        its own); None: compiled at every build."""
+        its own) and of the messages baked into them; None: compiled at every build.
+        `messages`: what the pages say, in the site's language (English by default)."""
+        messages = messages or messages_for("en")
         own_files = site_files(site_dir / "layouts", site_dir)
         kind = Sandbox if own_files or os.path.lexists(site_dir / "layouts") else jinja2.Environment
         env = kind(
-            bytecode_cache=compiled(kind.__name__) if compiled else None,
+            bytecode_cache=compiled(f"{kind.__name__}-{messages.language.lower()}",
+                                    messages.digest) if compiled else None,
             loader=jinja2.ChoiceLoader([
                 SiteLoader(own_files),
                 jinja2.FileSystemLoader(str(builtin_dir("layouts")))]),
@@ -147,6 +155,7 @@ class Theme:
             keep_trailing_newline=True,
             auto_reload=False,  # a Theme lives for one build, or until serve sees a change
         )
+        install(env, messages)
         assets: dict[str, Path] = {}
         builtin = builtin_dir("assets")
         for path in sorted(builtin.rglob("*")):
@@ -157,7 +166,7 @@ class Theme:
                       if not PurePath(name).name.startswith("."))
         published = {name: hashed_name(name, path.read_bytes()) for name, path in assets.items()
                      if name.endswith(HASHED_SUFFIXES)}
-        return cls(env=env, assets=assets, published=published)
+        return cls(env=env, assets=assets, published=published, messages=messages)
 
 
 # Objects a template may hold but never look into: a path or a file would read the disk,
@@ -239,6 +248,38 @@ class Sandbox(ImmutableSandboxedEnvironment):
                     raise SecurityError("a template may not repeat text or a list "
                                         f"{count} times")
         return self.checked(super().call_binop(context, operator, left, right))
+
+
+class BakedTranslations(jinja2.ext.Extension):
+    """`_("text")` in a template, with a written text, becomes the translation itself as
+    the template is compiled (see the module's docstring); the environment's `messages`
+    say into what. Any other use of `_` is left to Jinja's i18n extension."""
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        messages: Messages = self.environment.messages  # type: ignore[attr-defined]
+        tokens = list(stream)
+        at = 0
+        while at < len(tokens):
+            token = tokens[at]
+            if token.type == "name" and token.value == "_" and at + 3 < len(tokens) \
+                    and tokens[at + 1].type == "lparen" and tokens[at + 2].type == "string" \
+                    and tokens[at + 3].type == "rparen" \
+                    and not (at and tokens[at - 1].type == "dot"):
+                yield Token(token.lineno, "string", messages.gettext(tokens[at + 2].value))
+                at += 4
+                continue
+            yield token
+            at += 1
+
+
+def install(env: jinja2.Environment, messages: Messages) -> None:
+    """Give `env` the site's messages: `_("…")` baked, and gettext, ngettext and
+    `{% trans %}` for what is only known as a page is made."""
+    env.extend(messages=messages)
+    env.add_extension(BakedTranslations)
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        messages.gettext, messages.ngettext, newstyle=True)
 
 
 HASHED_SUFFIXES = (".css", ".js", ".mjs")
