@@ -130,8 +130,9 @@ def import_site(kind: str, source: Path, site_dir: Path,
     if root is None and zoned and not options.timezone:
         report.problems.append(_unknown_zone(kind, source, zoned))
     if kind == "hugo" and named:
-        content = hugo.content_dirs(root, config)[0] if root else source / "content"
-        report.authors = import_speakers(content, named, site_dir, report.problems)
+        folders = hugo.profile_dirs(root, config) if root else [source / "content"]
+        report.authors = import_speakers(folders, root or source, named, site_dir,
+                                         report.problems)
     if report.written or report.unchanged:
         _settings(site_dir, settings, zone if write_config else None, target_config, report)
     return report

@@ -1,6 +1,8 @@
 """Hugo Academic / Wowchemy / Hugo Blox author profiles -> `speakers.toml`.
 
-Those themes keep a profile per person in `content/authors/<id>/_index.md` and talks
+Those themes keep a profile per person in `content/authors/<id>/_index.md` (on a site
+of several languages, in a language's folder: `content/en/authors/<id>/_index.md`, or
+the folder its `contentDir` names; the default language's profile wins) and talks
 name people by that id (`authors: [admin]`), or by a name whose slug is the id
 (`Jane Doe` for `jane-doe/`). Each person the imported talks name gets a table in
 `speakers.toml`, keyed by what the talks write, so the talk files keep their `authors`
@@ -24,10 +26,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...content.links import read
+from ...content.links import on_the_way, read, real
 from ...content.model import slugify
 from ...content.speakers import PHOTO_SUFFIXES, SPEAKERS_NAME, load_speakers, parse_speakers
 from ...diagnostics import Diagnostic
@@ -45,17 +48,20 @@ HOME_ICONS = ("globe", "home", "house", "link", "website")
 MAX_PHOTO = 32 * 1024 * 1024
 
 
-def find_profiles(content: Path) -> dict[str, Path]:
-    """The profile file of each author id under `content/authors/`."""
-    folder = content / "authors"
+def find_profiles(contents: Iterable[Path]) -> dict[str, Path]:
+    """The profile file of each author id under `<content>/authors/`, the first of
+    `contents` that has one winning."""
     profiles: dict[str, Path] = {}
-    if not folder.is_dir():
-        return profiles
-    for entry in sorted(folder.iterdir()):
-        if entry.is_dir() and not entry.name.startswith("."):
-            found = next((entry / n for n in PROFILE_NAMES if (entry / n).is_file()), None)
-            if found is not None:
-                profiles[entry.name] = found
+    for content in contents:
+        folder = content / "authors"
+        if not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir()):
+            if entry.is_dir() and not entry.name.startswith(".") and entry.name not in profiles:
+                found = next((entry / n for n in PROFILE_NAMES if (entry / n).is_file()),
+                             None)
+                if found is not None:
+                    profiles[entry.name] = found
     return profiles
 
 
@@ -106,18 +112,23 @@ def speaker_table(path: Path, problems: list[Diagnostic]) -> dict[str, Any] | No
     return table
 
 
-def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
+def import_speakers(contents: list[Path], root: Path, named: Iterable[str], site_dir: Path,
                     problems: list[Diagnostic]) -> dict[str, str]:
     """Write `speakers.toml` for the people the talks name (`named`) who have a
-    profile; returns what each of them is called now (id -> name)."""
-    profiles = find_profiles(content)
+    profile in one of the content folders `contents`; returns what each of them is
+    called now (id -> name). Nothing is read through a link out of `root`."""
+    profiles = find_profiles(contents)
     if not profiles:
         return {}
     by_slug = {slugify(key): path for key, path in profiles.items()}
     tables: dict[str, dict[str, Any]] = {}
     for key in sorted(set(named)):
         path = profiles.get(key) or by_slug.get(slugify(key))
-        if path is not None:
+        outside = on_the_way(path, root, real(root)) if path is not None else None
+        if outside is not None:
+            problems.append(replace(outside, severity="warning", message="author profile "
+                                    f"not carried over: {outside.message}"))
+        elif path is not None:
             table = speaker_table(path, problems)
             if table:
                 tables[key] = table
@@ -126,7 +137,7 @@ def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
     target = site_dir / SPEAKERS_NAME
     if not os.path.lexists(target):
         for key, table in tables.items():
-            photo = _copy_avatar(profiles.get(key) or by_slug[slugify(key)], key, content,
+            photo = _copy_avatar(profiles.get(key) or by_slug[slugify(key)], key, root,
                                  site_dir, problems)
             if photo:
                 table["photo"] = photo
@@ -135,7 +146,7 @@ def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
         problems += found
         return {}
     text = ("# Written by `talkpages import` from the old site's author profiles\n"
-            "# (content/authors/): keys are what talks write in `authors`.\n\n"
+            "# (authors/ of its content): keys are what talks write in `authors`.\n\n"
             + toml(tables))
     try:
         create_new(site_dir, target, text.encode("utf-8"))
@@ -158,7 +169,7 @@ def import_speakers(content: Path, named: Iterable[str], site_dir: Path,
     return {key: table.get("name", key) for key, table in tables.items()}
 
 
-def _copy_avatar(profile: Path, key: str, content: Path, site_dir: Path,
+def _copy_avatar(profile: Path, key: str, root: Path, site_dir: Path,
                  problems: list[Diagnostic]) -> str:
     """The avatar beside a profile, copied into the site's `speakers/`: its path there,
     or "" (none, unreadable, or a different file already there)."""
@@ -167,7 +178,7 @@ def _copy_avatar(profile: Path, key: str, content: Path, site_dir: Path,
                    and entry.suffix.lower() in PHOTO_SUFFIXES), None)
     if avatar is None:
         return ""
-    data, problem = read(avatar, content, MAX_PHOTO)  # never through a link out
+    data, problem = read(avatar, root, MAX_PHOTO)  # never through a link out
     if data is None:
         if problem is not None:
             problems.append(Diagnostic(problem.path, f"photo not carried over: "

@@ -62,6 +62,32 @@ def content_dirs(site: Path, config: dict[str, Any]) -> list[Path]:
     return folders
 
 
+def profile_dirs(site: Path, config: dict[str, Any]) -> list[Path]:
+    """The content folders whose `authors/` may hold the profiles of the talks' people,
+    the default language's first: its `contentDir` (`content/en`), the content folder,
+    its language folders (`content/en/`), then the other languages' folders."""
+    default = str(config.get("defaultcontentlanguage") or "en").lower()
+    content = site / str(config.get("contentdir") or "content")
+    languages = declared(config)
+    folders: list[tuple[int, Path]] = [(1, content)]
+    table = config.get("languages")
+    for name, settings in table.items() if isinstance(table, dict) else ():
+        folder = (settings.get("contentDir") or settings.get("contentdir")
+                  if isinstance(settings, dict) else None)
+        if isinstance(folder, str) and folder.strip():
+            folders.append((0 if str(name).lower() == default else 3, site / folder.strip()))
+    if content.is_dir():
+        for child in sorted(content.iterdir()):
+            if child.is_dir() and is_language(child.name, languages) \
+                    and child.name.lower() not in SECTIONS:
+                folders.append((2 if child.name.lower() == default else 3, child))
+    ordered: list[Path] = []
+    for _, folder in sorted(folders, key=lambda pair: pair[0]):
+        if folder not in ordered:
+            ordered.append(folder)
+    return ordered
+
+
 def read_config(site: Path, origins: dict[str, Path] | None = None,
                 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Hugo's configuration, keys lower-cased at the top: hugo.* or config.* at the
