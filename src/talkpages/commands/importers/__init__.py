@@ -32,7 +32,7 @@ from .authors import import_speakers
 from .convert import Converter
 from .names import choose
 from .report import ImportOptions, ImportReport
-from .settings import carried, lacking, write_new
+from .settings import carried, lacking, stated, write_new
 from .zones import ZoneReading
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
@@ -65,7 +65,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
             source, "--assume-local-z needs the zone the Z times are local times of",
             hint="give it with --timezone, such as --timezone America/Santiago"))
         return report
-    target_config, write_config = _target_config(site_dir, zone, origin, report)
+    target_config, write_config = _target_config(site_dir, zone, origin, report,
+                                                 options.replace)
     if target_config is None:
         return report
     if write_config:
@@ -91,7 +92,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config),
                           adjusters=[*([hugo.bundle_pdf] if kind == "hugo" else []), zones],
-                          skip=hugo.not_a_talk if kind == "hugo" else None)
+                          skip=hugo.not_a_talk if kind == "hugo" else None,
+                          replace=options.replace)
     zoned = 0  # talks whose naive times were read in the old site's zone
     named: set[str] = set()  # the authors of the talks imported
     imported: set[Path] = set()
@@ -114,6 +116,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
             report.skipped.append((candidate.path, outcome.skipped))
         if outcome.written:
             report.written.append(outcome.written)
+            if outcome.replaced:
+                report.replaced.append(outcome.written)
         elif outcome.unchanged:
             report.unchanged.append(outcome.unchanged)
         if outcome.failed:
@@ -127,6 +131,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
                 report.html.append((candidate.path, outcome.html))
     report.unsafe_html = target_config.unsafe_html
     report.zones = [note for note in zones.notes if note.path in imported]
+    if not zoned and not (write_config and zone != "UTC"):
+        report.config_note = ""  # no time was read in a zone: nothing to say of it
     if root is None and zoned and not options.timezone:
         report.problems.append(_unknown_zone(kind, source, zoned))
     if kind == "hugo" and named:
@@ -134,7 +140,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
         report.authors = import_speakers(folders, root or source, named, site_dir,
                                          report.problems)
     if report.written or report.unchanged:
-        _settings(site_dir, settings, zone if write_config else None, target_config, report)
+        _settings(site_dir, settings, zone if write_config else None, target_config, report,
+                  options.replace)
     return report
 
 
@@ -210,10 +217,13 @@ def _source_zone(module: ModuleType, config: dict[str, Any], source: Path,
 
 
 def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
-                   ) -> tuple[Config | None, bool]:
-    """The config of the site imported into, and whether to write one with `zone`;
-    the report says what became of the zone and where it came from (`origin`)."""
-    if not os.path.lexists(site_dir / CONFIG_NAME):  # a link is the loader's to judge
+                   replace: bool = False) -> tuple[Config | None, bool]:
+    """The config of the site imported into, and whether to write one with `zone`
+    (there is none, or, with `replace`, the one there is an earlier import's); the
+    report says what became of the zone and where it came from (`origin`)."""
+    exists = os.path.lexists(site_dir / CONFIG_NAME)  # a link is the loader's to judge
+    keys, ours = (stated(site_dir) or (set(), False)) if exists else (set(), False)
+    if not exists or (replace and ours):
         report.config_note = (f"{CONFIG_NAME}: timezone = {zone!r}, the old site's zone "
                               f"({origin})" if zone != "UTC" else
                               f"Naive times are read as UTC ({origin})")
@@ -222,22 +232,23 @@ def _target_config(site_dir: Path, zone: str, origin: str, report: ImportReport,
     if any(p.is_error for p in problems):
         report.problems += problems
         return None, False
-    report.config_note = (f"{CONFIG_NAME} says timezone = {config.timezone!r}; talks "
-                          f"written in the old site's zone, {zone!r} ({origin}), name it "
-                          "themselves" if config.timezone != zone else
-                          f"Naive times are read in {zone!r} ({origin}), as {CONFIG_NAME} "
-                          "says")
+    says = (f"{CONFIG_NAME} says timezone = {config.timezone!r}" if "timezone" in keys
+            else f"{CONFIG_NAME} sets no timezone (so UTC)")
+    report.config_note = (f"{says}; talks written in the old site's zone, {zone!r} "
+                          f"({origin}), name it themselves" if config.timezone != zone else
+                          f"Naive times are read in {zone!r} ({origin}), as {says}")
     return config, False
 
 
 def _settings(site_dir: Path, settings: dict[str, Any], zone: str | None,
-              existing: Config, report: ImportReport) -> None:
+              existing: Config, report: ImportReport, replace: bool) -> None:
     """A new talkpages.toml with the old site's settings (`zone` given: none exists),
     or, when one exists, what it lacks named in the report."""
     if zone is not None:
         if zone != "UTC":
             settings["timezone"] = zone
-        if settings and write_new(site_dir, settings, report.problems):
+        present = os.path.lexists(site_dir / CONFIG_NAME)  # an import's, to write again
+        if (settings or present) and write_new(site_dir, settings, report.problems, replace):
             report.settings = settings
         return
     report.settings_lacking = lacking(existing, settings)

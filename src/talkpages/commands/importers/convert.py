@@ -6,15 +6,14 @@ write is read back through the model with the new site's config, and the two tal
 must agree on every field (title, times to the offset, links, …). A file that fails
 either reading is reported with its own path and line and not written.
 
-Writing never replaces anything and never goes through a link (safefile.py); a file that
-exists with the same bytes counts as already imported (so an import can run twice), one
-that differs is left alone and reported.
+Writing never goes through a link (writing.py); a file that exists with the same bytes
+counts as already imported (so an import can run twice), one that differs is left alone
+and reported, or replaced when the import is asked to (`--replace`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,9 +30,9 @@ from ...content.lint import raw_html
 from ...content.loader import BUNDLE_INDEX, TALKS_DIR
 from ...content.model import Image, Talk, slugify
 from ...diagnostics import Diagnostic
-from ..safefile import Refused, create_or_match
 from ..scaffold import toml
 from .sources import bundle_files, raw_body, read_source
+from .writing import write_talk
 
 DATE_KEYS = frozenset({"date", "date_end", "publishdate", "lastmod", "expirydate", "page_date"})
 # `{{< name` or `{{% /name`: the slash ends the spaces before it, so spaces are read
@@ -90,6 +89,7 @@ class Renamed(FrontMatter):
 class Outcome:
     written: Path | None = None
     unchanged: Path | None = None
+    replaced: bool = False  # `written` stood there before, from an earlier import
     copied: int = 0
     problems: list[Diagnostic] = field(default_factory=list)
     zoned: bool = False  # its times were read in the old site's zone: naive, timed
@@ -111,7 +111,8 @@ class Converter:
                  static_dir: Path | None = None,
                  taken: Mapping[str, Path] | None = None,
                  adjusters: Iterable[Adjuster] = (),
-                 skip: Callable[[FrontMatter], str | None] | None = None) -> None:
+                 skip: Callable[[FrontMatter], str | None] | None = None,
+                 replace: bool = False) -> None:
         self.site_dir = site_dir
         self.source = source  # the site imported from: links are followed inside it
         self.root = links.real(self.source)
@@ -123,6 +124,7 @@ class Converter:
         self.taken = dict(taken or {})  # slug -> the file that has it
         self.adjusters = tuple(adjusters)
         self.skip = skip  # why a file is no talk (a Hugo widget page), if it is not
+        self.replace = replace  # a file of an earlier import that differs is replaced
 
     def convert(self, candidate: Candidate) -> Outcome:
         outcome = Outcome()
@@ -278,35 +280,15 @@ class Converter:
 
     def _write(self, candidate: Candidate, target: Path, document: bytes,
                files: tuple[str, ...], outcome: Outcome) -> None:
-        other = (target.parent.with_suffix(".md") if candidate.bundle else
-                 target.with_suffix("") / BUNDLE_INDEX)
-        if os.path.lexists(other):
-            outcome.problems.append(Diagnostic(
-                candidate.path, f"not imported: {other} is the same talk in the other form; "
-                "it was left as it is", 1, 1, severity="warning"))
-            return
-        try:
-            state = create_or_match(self.site_dir, target, document)
-            if state == "differs":
-                outcome.problems.append(Diagnostic(
-                    candidate.path, f"not imported: {target} exists and differs; it was left "
-                    "as it is", 1, 1, severity="warning",
-                    hint="delete it first to import this file again"))
-                return
-            outcome.written, outcome.unchanged = (target, None) if state == "created" else \
-                (None, target)
-            assert candidate.bundle is not None or not files
-            for name in files:
-                source = candidate.bundle / name  # type: ignore[operator]
-                state = create_or_match(self.site_dir, target.parent / name, source.read_bytes())
-                if state == "created":
-                    outcome.copied += 1
-                elif state == "differs":
-                    outcome.problems.append(Diagnostic(
-                        source, f"not copied: {target.parent / name} exists and differs",
-                        severity="warning"))
-        except Refused as exc:  # a link where the talk goes: nothing through it
-            outcome.problems.append(exc.diagnostic())
+        written = write_talk(self.site_dir, candidate.path, candidate.bundle, target,
+                             document, files, self.replace)
+        outcome.problems += written.problems
+        outcome.copied += written.copied
+        if written.state in ("created", "replaced"):
+            outcome.written = target
+            outcome.replaced = written.state == "replaced"
+        elif written.state == "same":
+            outcome.unchanged = target
 
 
 PAGE_DATES = ("publishdate", "lastmod", "expirydate")

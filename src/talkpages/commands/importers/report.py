@@ -20,6 +20,7 @@ class ImportOptions:
     timezone: str | None = None  # --timezone: the zone of naive times
     assume_local_z: bool = False  # --assume-local-z: Z times may be local times too
     unsafe_html: bool = False  # --unsafe-html: the site's bodies may keep their HTML
+    replace: bool = False  # --replace: files of an earlier import are written again
 
 
 @dataclass
@@ -28,6 +29,7 @@ class ImportReport:
     found: int = 0  # talk files found
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)  # imported by an earlier run
+    replaced: list[Path] = field(default_factory=list)  # in `written` too: written again
     copied: int = 0  # bundle files
     failed: list[Path] = field(default_factory=list)  # not converted: see problems
     problems: list[Diagnostic] = field(default_factory=list)
@@ -51,6 +53,9 @@ class ImportReport:
 def summary(report: ImportReport) -> list[str]:
     """The migration report: a few lines after the messages of each file."""
     lines = []
+    if report.replaced:
+        lines.append(f"Replaced {plural(len(report.replaced), 'talk file')} of an earlier "
+                     "import, with these options (--replace)")
     lines += _times(report)
     if report.renamed:
         lines.append(f"Renamed {plural(len(report.renamed), 'talk')} whose folder name "

@@ -8,8 +8,9 @@ From academicpages' `_config.yml`: `title`, `url` + `baseurl` -> `base_url`, `lo
 -> `language`. Then the zone of naive times (`timezone`) and, with `--unsafe-html`,
 `unsafe_html = true`.
 
-A new site gets them in a new talkpages.toml. An existing one is never changed: the
-report names what it lacks.
+A new site gets them in a new talkpages.toml. An existing one is never changed (the
+report names what it lacks), but for one an earlier import wrote and no one has added
+to since, which `--replace` writes again with the new options.
 """
 
 from __future__ import annotations
@@ -19,11 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from ...content.config import CONFIG_NAME, OPTIONS, Config
+from ...content.frontmatter import FrontMatterError, parse_toml
 from ...diagnostics import Diagnostic
-from ..safefile import Refused, create_new
+from ..safefile import Refused, read_existing
 from ..scaffold import toml
+from .writing import write_or_replace
 
 ORDER = ("title", "base_url", "language", "timezone", "unsafe_html")
+HEADER = "# Written by `talkpages import` from the old site's settings."
+MAX_CONFIG = 1024 * 1024
 _LANGUAGE = re.compile(r"^([A-Za-z]{2,3})(?:[-_]([A-Za-z0-9]{2,8}))?$")
 
 
@@ -87,27 +92,43 @@ def language_tag(value: Any) -> str | None:
     return f"{language}-{region.upper() if len(region) == 2 else region}"
 
 
-def write_new(site_dir: Path, settings: dict[str, Any], problems: list[Diagnostic]) -> bool:
-    """A new talkpages.toml with `settings`; False if one exists (it is left alone)."""
+def stated(site_dir: Path) -> tuple[set[str], bool] | None:
+    """The keys the site's talkpages.toml sets, and whether an import wrote it and
+    nothing else was added since (its first line, and only keys an import writes);
+    None when it cannot be read as a plain TOML file of the site."""
+    raw = read_existing(site_dir, site_dir / CONFIG_NAME, MAX_CONFIG)
+    try:
+        data = parse_toml(raw.decode("utf-8-sig")) if raw is not None else None
+    except (UnicodeDecodeError, FrontMatterError):
+        data = None
+    if data is None or raw is None:
+        return None
+    ours = raw.decode("utf-8-sig").startswith(HEADER) and set(data) <= set(ORDER)
+    return set(data), ours
+
+
+def write_new(site_dir: Path, settings: dict[str, Any], problems: list[Diagnostic],
+              replace: bool = False) -> bool:
+    """A new talkpages.toml with `settings`; False if one exists (it is left alone),
+    but with `replace`, which writes over one an import wrote (`stated`)."""
     path = site_dir / CONFIG_NAME
     ordered = {key: settings[key] for key in ORDER if key in settings}
-    lines = ["# Written by `talkpages import` from the old site's settings."]
+    lines = [HEADER]
     if "timezone" in ordered:
         lines.append("# timezone: the zone of the talks' times written without one.")
     if ordered.get("unsafe_html"):
         lines.append("# unsafe_html: raw HTML of the talks is let through; keep it only "
                      "while every author of a talk file is trusted.")
     try:
-        create_new(site_dir, path, ("\n".join(lines) + "\n" + toml(ordered)).encode("utf-8"))
+        state = write_or_replace(site_dir, path, ("\n".join(lines) + "\n"
+                                                  + toml(ordered)).encode("utf-8"), replace)
     except Refused as exc:
         problems.append(exc.diagnostic())
-        return False
-    except FileExistsError:
         return False
     except OSError as exc:
         problems.append(Diagnostic(path, f"cannot write the site config: {exc}"))
         return False
-    return True
+    return state in ("created", "replaced")
 
 
 def lacking(existing: Config, settings: dict[str, Any]) -> dict[str, Any]:
