@@ -30,7 +30,7 @@ from ..safefile import Refused, check_folders
 from . import academicpages, hugo
 from .authors import import_speakers
 from .convert import Converter
-from .names import choose
+from .names import choose, twin
 from .report import ImportOptions, ImportReport
 from .settings import carried, lacking, stated, write_new
 from .zones import ZoneReading
@@ -98,8 +98,6 @@ def import_site(kind: str, source: Path, site_dir: Path,
     named: set[str] = set()  # the authors of the talks imported
     imported: set[Path] = set()
     choice = choose(candidates)
-    report.problems += choice.problems
-    report.skipped += choice.skipped
     report.renamed += [(c.path, old, c.name) for c, old in choice.renamed]
     for candidate in choice.chosen:
         try:
@@ -129,6 +127,10 @@ def import_site(kind: str, source: Path, site_dir: Path,
             report.changes += [(candidate.path, change) for change in outcome.changes]
             if outcome.html:
                 report.html.append((candidate.path, outcome.html))
+    for other, winner in choice.twins:
+        why, problem = twin(other, winner, winner.path in imported)
+        report.twins.append((other.path, why))
+        report.problems += [problem] if problem else []
     report.unsafe_html = target_config.unsafe_html
     report.zones = [note for note in zones.notes if note.path in imported]
     if not zoned and not (write_config and zone != "UTC"):

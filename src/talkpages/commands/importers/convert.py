@@ -149,15 +149,15 @@ class Converter:
         values = {f.name: getattr(fm, f.name) for f in dataclasses.fields(fm)}
         source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
         talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config, files)
-        dropped = _page_dates(problems) if talk is None else {}
-        if dropped:  # the page's own dates, broken: the talk is imported without them
+        dropped = _droppable(problems, fm) if talk is None else {}
+        if dropped:  # broken page dates, an end before the start: imported without them
             adapted.data = {k: v for k, v in adapted.data.items() if k.lower() not in dropped}
             fm = dataclasses.replace(fm, data={k: v for k, v in fm.data.items()
                                                if k.lower() not in dropped})
             source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
             talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config,
                                        files)
-            problems += list(dropped.values())
+            problems += list({id(d): d for d in dropped.values()}.values())
         outcome.problems += problems
         if talk is None:
             return outcome
@@ -292,16 +292,31 @@ class Converter:
 
 
 PAGE_DATES = ("publishdate", "lastmod", "expirydate")
+END_KEYS = ("event_end", "time_end", "date_end")  # the names the loader reads an end by
+_END_BEFORE = re.compile(r"^`date_end` \(([^)]{1,60})\) is before (?:`\w+`|the first day) "
+                         r"\(([^)]{1,60})\)")
 
 
-def _page_dates(problems: list[Diagnostic]) -> dict[str, Diagnostic]:
-    """When the only errors of a file are in the dates of its page (`publishDate`,
-    `lastmod`), which say nothing of the talk: those fields, each with its error
-    turned into a warning that it is left out."""
+def _droppable(problems: list[Diagnostic], fm: FrontMatter) -> dict[str, Diagnostic]:
+    """When the only errors of a file are in fields the old site published the talk
+    without minding: the dates of its page (`publishDate`, `lastmod`), which say
+    nothing of the talk, or an end before its start (Hugo shows the start alone).
+    Those fields (every name of the end), each with its error turned into a warning
+    that it is left out."""
     errors = [p for p in problems if p.is_error]
     found: dict[str, Diagnostic] = {}
     for problem in errors:
         key = next((k for k in PAGE_DATES if f"`{k}`" in problem.message.lower()), None)
+        end = _END_BEFORE.match(problem.message)
+        if end is not None:
+            written = next((k for k in fm.data if k.lower() in END_KEYS
+                            and fm.line_of(k) == problem.line), "date_end")
+            warning = dataclasses.replace(
+                problem, severity="warning", message=f"`{written}` ({end[1]}) is before the "
+                f"start ({end[2]}): the talk is imported without its end, as the old site "
+                "showed it", hint="give it the end it had, if you know it")
+            found.update({name: warning for name in END_KEYS})
+            continue
         if key is None:
             return {}
         found[key] = dataclasses.replace(

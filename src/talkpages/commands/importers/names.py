@@ -3,7 +3,9 @@ for talks that only share a folder name.
 
 Files share a name for three reasons. A translation (`index.de.md`, `content/de/…`)
 and a rendered copy (`index.html` beside `index.Rmd`) are the same talk: the default
-language's source is imported and the others are skipped, with a remark. Talks in
+language's source is imported and the others are skipped (`twins`: the report lists
+them once, and says so truly when the file they are a copy of could not be imported
+either). Talks in
 different folders (`event/2018/joker/`, `event/2019/joker/`) are different talks that
 Hugo kept apart by their folders: each gets a name of its own made of what tells
 their folders apart (`joker-2018`, `joker-2019`: a year alone when one of those folders
@@ -16,11 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date
-from pathlib import Path
 
 from ...content import times
 from ...content.model import slugify
-from ...diagnostics import Diagnostic, Severity
+from ...diagnostics import Diagnostic
 from .convert import Candidate
 from .sources import read_source
 
@@ -31,8 +32,7 @@ _YEAR = re.compile(r"^(1[0-9]|20)\d\d$")
 class Choice:
     chosen: list[Candidate] = field(default_factory=list)
     renamed: list[tuple[Candidate, str]] = field(default_factory=list)  # and its old name
-    problems: list[Diagnostic] = field(default_factory=list)
-    skipped: list[tuple[Path, str]] = field(default_factory=list)  # and why
+    twins: list[tuple[Candidate, Candidate]] = field(default_factory=list)  # and its source
 
 
 def choose(candidates: list[Candidate]) -> Choice:
@@ -47,10 +47,7 @@ def choose(candidates: list[Candidate]) -> Choice:
         winner, others = group[0], []
         for other in group[1:]:
             if other.language != winner.language or _rendered(other, winner):
-                diagnostic = _skipped(other, winner)
-                choice.problems.append(diagnostic)
-                choice.skipped.append((other.path, diagnostic.message.removeprefix(
-                    "not imported: ")))
+                choice.twins.append((other, winner))
             else:
                 others.append(other)
         if others:
@@ -110,13 +107,15 @@ def _date_year(candidate: Candidate) -> int | None:
     return moment.year if isinstance(moment, date) else None
 
 
-def _skipped(other: Candidate, winner: Candidate) -> Diagnostic:
-    severity: Severity = "warning"
-    hint: str | None = None
+def twin(other: Candidate, winner: Candidate, imported: bool) -> tuple[str, Diagnostic | None]:
+    """Why `other`, a translation or a rendered copy of `winner`, was not imported,
+    for the report; and a warning when `winner` was not imported either."""
     if other.language != winner.language:
-        message = (f"not imported: the {other.language or 'default'}-language version of "
-                   f"{winner.path}, which is imported; a talkpages site has one language")
-        hint = "to publish this language too, import its folder into a site of its own"
+        what = f"the {other.language or 'default'}-language version of {winner.path}"
     else:
-        message = f"not imported: the rendered copy of {winner.path.name}, which is imported"
-    return Diagnostic(other.path, message, severity=severity, hint=hint)
+        what = f"the rendered copy of {winner.path.name}"
+    if imported:
+        return f"{what}, which is imported", None
+    return f"{what}, which was not imported either", Diagnostic(
+        other.path, f"not imported: {what}, which was not imported either (see its "
+        "messages)", severity="warning", hint="fix that file and import again")

@@ -36,6 +36,7 @@ class ImportReport:
     config_note: str = ""  # what became of the zone
     renamed: list[tuple[Path, str, str]] = field(default_factory=list)  # file, old, new name
     skipped: list[tuple[Path, str]] = field(default_factory=list)  # file, why
+    twins: list[tuple[Path, str]] = field(default_factory=list)  # translations, copies; why
     authors: dict[str, str] = field(default_factory=dict)  # id in talks -> speaker's name
     changes: list[tuple[Path, str]] = field(default_factory=list)  # file, what changed
     zones: list[ZoneNote] = field(default_factory=list)  # times written with no zone
@@ -61,6 +62,11 @@ def summary(report: ImportReport) -> list[str]:
         lines.append(f"Renamed {plural(len(report.renamed), 'talk')} whose folder name "
                      "another talk has too (the old address is kept as an alias):")
         lines += [f"  {display_path(path)} -> {new}" for path, _, new in report.renamed]
+    if report.twins:
+        lines.append(f"Translations and rendered copies not imported ({len(report.twins)}; "
+                     "a talkpages site has one language: to publish another, import its "
+                     "folder into a site of its own):")
+        lines += [f"  {display_path(path)}: {why}" for path, why in report.twins]
     if report.skipped:
         lines.append(f"Skipped {plural(len(report.skipped), 'file')}:")
         lines += [f"  {display_path(path)}: {why}" for path, why in report.skipped]
