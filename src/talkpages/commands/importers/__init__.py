@@ -87,7 +87,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
         report.problems.append(exc.diagnostic())
         return report
     zones = ZoneReading(zone, options.assume_local_z)
-    converter = Converter(site_dir, module.adapt, Config(timezone=zone), target_config,
+    adapt = academicpages.adapter(config) if kind == "academicpages" else module.adapt
+    converter = Converter(site_dir, adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config),
