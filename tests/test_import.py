@@ -71,13 +71,15 @@ def test_hugo_fixture_details(tmp_path: Path) -> None:
     assert '{ name = "Schedule", url = "https://sched.co/MPi7" }' in kubecon
     # offsets kept as written
     assert "date = 2023-09-14T09:00:00-04:00" in (site / "talks/blox-event/index.md").read_text()
-    # the body byte for byte, CRLF included
+    # the body byte for byte, CRLF included, but for a shortcode turned into a field
     for source_file, target in [("content/talk/flat-yaml.md", "talks/flat-yaml.md"),
                                 ("content/talk/kubecon-2019/index.md",
                                  "talks/kubecon-2019/index.md")]:
         old = (source / source_file).read_bytes().decode()
         new = (site / target).read_bytes().decode()
-        assert raw_body(new, split(new).body_line) == raw_body(old, split(old).body_line)
+        assert raw_body(new, split(new).body_line) == raw_body(
+            old, split(old).body_line).replace("{{< youtube rpN9IsihEKI >}}\n", "")
+    assert 'url_video = "https://www.youtube.com/watch?v=rpN9IsihEKI"' in kubecon
     assert (site / "talks/flat-yaml.md").read_bytes().count(b"\r\n") == \
         (site / "talks/flat-yaml.md").read_bytes().count(b"\n")
     assert (site / "talks/kubecon-2019/extra/notes.txt").read_text() == "notes\n"
@@ -283,7 +285,9 @@ def test_corpus_every_parsable_file_is_converted_and_the_broken_reported(
         assert imported.schedule.start_utc == original.schedule.start_utc, source
         assert imported.schedule.end_utc == original.schedule.end_utc, source
         assert imported.schedule.zone == original.schedule.zone, source
-        assert imported.title == original.title and imported.body == original.body
+        assert imported.title == original.title
+        if "{{" not in original.body:  # shortcodes of clear meaning are rewritten
+            assert imported.body == original.body
     again = import_site("hugo", CORPUS, site)
     assert again.written == [] and len(again.unchanged) == len(report.written)
 

@@ -162,3 +162,19 @@ def _escape_less_than(prose: str) -> str:
         escaped = (len(part) - len(part.rstrip("\\"))) % 2
         parts[i] = part + ("<" if escaped else "&lt;")
     return "".join(parts)
+
+
+_TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)[^<>]*>")  # cmark's: `<`, `>` are escaped inside
+_BLOCKS = frozenset("p br hr li ul ol h1 h2 h3 h4 h5 h6 blockquote pre div table tr td th "
+                    "section figure figcaption".split())
+_SPACES = re.compile(r"\s+")
+
+
+def plain_text(text: str) -> str:
+    """Markdown as the words a reader sees, on one line: `Image credit: **Unsplash**`
+    -> `Image credit: Unsplash` (for an alt text, which holds no markup). Raw HTML of the
+    text is shown as text there, as on a page of a site without `unsafe_html`."""
+    import html
+
+    rendered = _TAG.sub(lambda tag: " " if tag[2] in _BLOCKS else "", to_html(text))
+    return _SPACES.sub(" ", html.unescape(rendered)).strip()

@@ -29,7 +29,8 @@ from ..console import plural
 from ..safefile import Refused, check_folders
 from . import academicpages, hugo
 from .authors import import_speakers
-from .convert import Converter
+from .convert import Adjuster, Converter
+from .hugotext import HugoText, enable_emoji
 from .names import choose, twin
 from .report import ImportOptions, ImportReport
 from .settings import carried, lacking, stated, write_new
@@ -88,11 +89,13 @@ def import_site(kind: str, source: Path, site_dir: Path,
         return report
     zones = ZoneReading(zone, options.assume_local_z)
     adapt = academicpages.adapter(config) if kind == "academicpages" else module.adapt
+    hugo_adjusters: list[Adjuster] = ([hugo.bundle_pdf, HugoText(enable_emoji(config))]
+                                      if kind == "hugo" else [])
     converter = Converter(site_dir, adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config),
-                          adjusters=[*([hugo.bundle_pdf] if kind == "hugo" else []), zones],
+                          adjusters=[*hugo_adjusters, zones],
                           skip=hugo.not_a_talk if kind == "hugo" else None,
                           replace=options.replace)
     zoned = 0  # talks whose naive times were read in the old site's zone

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from ...content import links, times
-from ...content.addresses import UNSAFE_HINT, unpublished
 from ...content.config import Config
 from ...content.fields import make_talk
 from ...content.frontmatter import FrontMatter, split
@@ -31,13 +30,11 @@ from ...content.loader import BUNDLE_INDEX, TALKS_DIR
 from ...content.model import Image, Talk, slugify
 from ...diagnostics import Diagnostic
 from ..scaffold import toml
+from .remarks import remarks
 from .sources import bundle_files, raw_body, read_source
 from .writing import write_talk
 
 DATE_KEYS = frozenset({"date", "date_end", "publishdate", "lastmod", "expirydate", "page_date"})
-# `{{< name` or `{{% /name`: the slash ends the spaces before it, so spaces are read
-# once whatever follows them (`\s*/?\s*` tries every split of a long run of spaces).
-_SHORTCODE = re.compile(r"\{\{[<%]\s*(?:/\s*)?([\w-]+)")
 
 
 @dataclass(frozen=True)
@@ -65,6 +62,8 @@ class Adapted:
     lines: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # remarks for the report
     changes: list[str] = field(default_factory=list)  # what the importer changed, for it
+    # rewrites of the body, each line by line (a line ending stays as it was)
+    rewrites: list[Callable[[str], str]] = field(default_factory=list)
 
 
 Adapter = Callable[[FrontMatter, Candidate], Adapted]
@@ -169,14 +168,16 @@ class Converter:
                 return self._internal(outcome, candidate, changed)
         adapted.notes += [note for adjust in self.adjusters
                           for note in adjust(candidate, adapted, files)]
+        body = rewritten(fm.body, adapted.rewrites)
         if self.adjusters:  # read again, with what the importer changed
+            values["body"] = body
             source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
             talk, _ = make_talk(source_fm, candidate.path, slug, self.source_config, files)
             if talk is None:
                 return self._internal(outcome, candidate, ["the whole talk"])
         outcome.zoned = (isinstance(talk.schedule.start, datetime) and talk.schedule.zone
                          is not None and not _own(adapted.data, "timezone"))
-        document = self._document(adapted.data, fm, talk, text)
+        document = self._document(adapted, fm, talk, text)
         if isinstance(document, Diagnostic):
             outcome.problems.append(document)
             return outcome
@@ -195,7 +196,8 @@ class Converter:
         outcome.changes = adapted.changes
         outcome.html = list(dict.fromkeys(
             tag for text in (talk.abstract, talk.summary, talk.body) for tag in raw_html(text)[0]))
-        outcome.problems += self._remarks(candidate, talk, fm, adapted, files)
+        outcome.problems += remarks(candidate, fm, body, adapted, files,
+                                   self.target_config.unsafe_html, self.static_dir)
         self._write(candidate, target, document.encode("utf-8"), files, outcome)
         if not outcome.failed:
             self.taken[talk.slug.lower()] = target
@@ -209,10 +211,11 @@ class Converter:
             "report it with the file"))
         return outcome
 
-    def _document(self, data: dict[str, Any], fm: FrontMatter, talk: Talk,
+    def _document(self, adapted: Adapted, fm: FrontMatter, talk: Talk,
                   text: str) -> str | Diagnostic:
-        """The new file: TOML front matter, then the body exactly as it was."""
-        data = {key: to_toml(key, value) for key, value in data.items()}
+        """The new file: TOML front matter, then the body exactly as it was, but for
+        what the adjusters rewrote in it (Hugo's shortcodes), its line endings kept."""
+        data = {key: to_toml(key, value) for key, value in adapted.data.items()}
         data = {key: value for key, value in data.items() if value is not None}
         if (talk.schedule.zone and not _own(data, "timezone")
                 and self.target_config.timezone != self.source_config.timezone):
@@ -224,59 +227,7 @@ class Converter:
             return Diagnostic(talk.source, f"cannot be written as TOML: {exc}", 1, 1)
         body = raw_body(text, fm.body_line)
         newline = "\r\n" if "\r\n" in text[: len(text) - len(body)] else "\n"
-        return f"+++\n{head}+++\n".replace("\n", newline) + body
-
-    def _remarks(self, candidate: Candidate, talk: Talk, fm: FrontMatter, adapted: Adapted,
-                 files: tuple[str, ...]) -> list[Diagnostic]:
-        remarks = [Diagnostic(candidate.path, note, 1, 1, severity="warning")
-                   for note in adapted.notes]
-        codes = sorted(set(_SHORTCODE.findall(fm.body)))
-        if codes:
-            remarks.append(Diagnostic(
-                candidate.path, "the body uses Hugo shortcodes ("
-                + ", ".join(f"{{{{< {c} >}}}}" for c in codes[:4])
-                + (", …" if len(codes) > 4 else "") + "), which talkpages shows as text",
-                fm.body_line, 1, severity="warning",
-                hint="replace them with Markdown (images: ![alt](file.jpg))"))
-        if not self.target_config.unsafe_html:  # copied, but refused by the build
-            for name in files:
-                why = unpublished(name)
-                if why is not None:
-                    remarks.append(Diagnostic(
-                        candidate.bundle / name,  # type: ignore[operator]
-                        f"copied, but the site will not publish it: {why}",
-                        severity="warning", hint=UNSAFE_HINT))
-        suffix = candidate.path.suffix.lower()
-        if suffix in (".rmd", ".rmarkdown"):
-            remarks.append(Diagnostic(candidate.path, "R Markdown: code chunks are shown as "
-                                      "code, not run", fm.body_line, 1, severity="warning"))
-        elif suffix in (".html", ".htm") and fm.body.strip():
-            remarks.append(Diagnostic(
-                candidate.path, "the body is HTML: talkpages shows raw HTML as text unless "
-                "the site sets `unsafe_html = true`", fm.body_line, 1, severity="warning"))
-        for key, value in adapted.data.items():
-            if key.lower().startswith("url_") and isinstance(value, str):
-                remark = self._static_link(candidate, key, value.strip(), files,
-                                           adapted.lines.get(key.lower()))
-                if remark:
-                    remarks.append(remark)
-        return remarks
-
-    def _static_link(self, candidate: Candidate, key: str, url: str,
-                     files: tuple[str, ...], line: int | None) -> Diagnostic | None:
-        """A link to a file the old site served from its static folder."""
-        if not url or "://" in url or url.startswith(("mailto:", "#", "//")):
-            return None
-        path = url.split("#")[0].split("?")[0]
-        if path.lstrip("./") in files:
-            return None
-        where = ""
-        if self.static_dir is not None and (self.static_dir / path.lstrip("/")).is_file():
-            where = f" ({(self.static_dir / path.lstrip('/')).as_posix()} in the old site)"
-        return Diagnostic(candidate.path, f"`{key}` links to {url}{where}: talkpages "
-                          "publishes no such file", line or 1, 1, severity="warning",
-                          hint="copy the file beside the talk (a page bundle) or link to "
-                          "its full URL")
+        return f"+++\n{head}+++\n".replace("\n", newline) + rewritten(body, adapted.rewrites)
 
     def _write(self, candidate: Candidate, target: Path, document: bytes,
                files: tuple[str, ...], outcome: Outcome) -> None:
@@ -324,6 +275,12 @@ def _droppable(problems: list[Diagnostic], fm: FrontMatter) -> dict[str, Diagnos
             "without it", hint=problem.hint or "write the date as 2019-05-22 or "
             "2019-05-22T14:50:00 and add it again")
     return found
+
+
+def rewritten(body: str, rewrites: Iterable[Callable[[str], str]]) -> str:
+    for rewrite in rewrites:
+        body = rewrite(body)
+    return body
 
 
 def _own(data: Mapping[str, Any], key: str) -> bool:
