@@ -85,3 +85,32 @@ def test_emoji_codes_follow_the_old_sites_enable_emoji(tmp_path: Path, config: s
     fm, _ = _import(tmp_path, "See you there :wink: and `:wink:` at 18:30:00.\n",
                     config=config)
     assert fm.body == shown
+
+
+
+def test_body_images_of_assets_media_are_copied_or_named(tmp_path: Path) -> None:
+    body = "![Flyer](flyer.png)\n\n![Map](maps/venue.png)\n![Here](here.png)\n"
+    source = write_files(tmp_path / "old", {
+        "config.toml": "",
+        "content/event/meetup/index.md": HEAD.format(extra="") + body,
+        "content/event/meetup/here.png": "mine",
+        "content/event/flat.md": HEAD.format(extra="") + "![Flyer](flyer.png)\n",
+        "assets/media/flyer.png": "flyer",
+        "assets/media/maps/venue.png": "venue",
+        "assets/media/here.png": "other",
+    })
+    (tmp_path / "secret.png").write_text("secret")
+    (source / "assets/media/leak.png").symlink_to(tmp_path / "secret.png")
+    (source / "content/event/leaky.md").write_text(HEAD.format(extra="") + "![L](leak.png)\n")
+    site = tmp_path / "site"
+    report = import_site("hugo", source, site)
+    assert report.ok, report.problems
+    assert (site / "talks/meetup/flyer.png").read_text() == "flyer"
+    assert (site / "talks/meetup/maps/venue.png").read_text() == "venue"
+    assert (site / "talks/meetup/here.png").read_text() == "mine"  # the folder's own wins
+    flat = [p for p in report.problems if p.path.name == "flat.md"]
+    assert len(flat) == 1 and "flyer.png" in flat[0].message
+    assert "assets/media/flyer.png" in flat[0].message
+    leaky = [p for p in report.problems if p.path.name == "leaky.md"]
+    assert len(leaky) == 1 and "leads out of the site" in leaky[0].message
+    assert not (site / "talks/leaky").exists()

@@ -89,7 +89,7 @@ def import_site(kind: str, source: Path, site_dir: Path,
         return report
     zones = ZoneReading(zone, options.assume_local_z)
     adapt = academicpages.adapter(config) if kind == "academicpages" else module.adapt
-    hugo_adjusters: list[Adjuster] = ([hugo.bundle_pdf, HugoText(enable_emoji(config))]
+    hugo_adjusters: list[Adjuster] = ([hugo.bundle_pdf, HugoText(enable_emoji(config), root)]
                                       if kind == "hugo" else [])
     converter = Converter(site_dir, adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",

@@ -64,6 +64,7 @@ class Adapted:
     changes: list[str] = field(default_factory=list)  # what the importer changed, for it
     # rewrites of the body, each line by line (a line ending stays as it was)
     rewrites: list[Callable[[str], str]] = field(default_factory=list)
+    extra_files: dict[str, bytes] = field(default_factory=dict)  # for its folder: name, bytes
 
 
 Adapter = Callable[[FrontMatter, Candidate], Adapted]
@@ -198,7 +199,8 @@ class Converter:
             tag for text in (talk.abstract, talk.summary, talk.body) for tag in raw_html(text)[0]))
         outcome.problems += remarks(candidate, fm, body, adapted, files,
                                    self.target_config.unsafe_html, self.static_dir)
-        self._write(candidate, target, document.encode("utf-8"), files, outcome)
+        self._write(candidate, target, document.encode("utf-8"), files, outcome,
+                    adapted.extra_files)
         if not outcome.failed:
             self.taken[talk.slug.lower()] = target
         return outcome
@@ -230,9 +232,9 @@ class Converter:
         return f"+++\n{head}+++\n".replace("\n", newline) + rewritten(body, adapted.rewrites)
 
     def _write(self, candidate: Candidate, target: Path, document: bytes,
-               files: tuple[str, ...], outcome: Outcome) -> None:
+               files: tuple[str, ...], outcome: Outcome, extra: dict[str, bytes]) -> None:
         written = write_talk(self.site_dir, candidate.path, candidate.bundle, target,
-                             document, files, self.replace)
+                             document, files, self.replace, extra)
         outcome.problems += written.problems
         outcome.copied += written.copied
         if written.state in ("created", "replaced"):

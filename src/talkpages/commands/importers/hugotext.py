@@ -10,6 +10,10 @@
 - With the old site's `enableEmoji`, emoji codes of the text (`:wink:`) become the
   emoji Hugo showed (the common ones, EMOJI); without it Hugo showed them as written,
   and so will talkpages. Code is left as it is.
+- An image of the body that Hugo Blox found in the site's `assets/media/` (`![Flyer]
+  (flyer.png)`, where the talk's folder has no flyer.png) is copied into the talk's
+  folder, where the link finds it; a talk that is a file, not a folder, has nowhere
+  to keep it, and a warning names the file to copy.
 - A featured image's alt text is plain text (`image.alt_text`, else the caption,
   which is Markdown: `Image credit: **Unsplash**` -> `Image credit: Unsplash`).
 
@@ -20,9 +24,11 @@ at most MAX_ARGUMENTS characters, and a callout's end is looked for once, forwar
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from ...content import links
 from ...content.codespans import code_spans
 from ...output.markup import plain_text
 from .convert import Adapted, Candidate
@@ -34,6 +40,8 @@ _CALLOUT_END = re.compile(r"\{\{[<%][ \t]{0,20}/[ \t]{0,20}callout[ \t]{0,20}[>%
 _ARGUMENT = re.compile(r"""[ \t]+(?:([\w-]{1,40})=)?(?:"([^"]*)"|'([^']*)'|([^\s"'=]+))""")
 _ID = re.compile(r"^[\w-]{1,40}$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]\([ \t]{0,5}<?([^()<>\s]{1,300})")
+MAX_MEDIA = 32 * 1024 * 1024
 _EMOJI_CODE = re.compile(r":([a-z0-9_+-]{1,40}):")
 LABELS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important",
           "caution": "Caution", "danger": "Danger", "info": "Info"}
@@ -65,16 +73,43 @@ class HugoText:
     """The Adjuster: rewrites the body and the image's alt text as said above."""
 
     emoji: bool = False  # the old site's enableEmoji
+    site: Path | None = None  # the old site's folder, whose assets/media/ Hugo Blox reads
+    warned: set[tuple[Path, str]] = field(default_factory=set)
 
     def __call__(self, candidate: Candidate, adapted: Adapted,
                  files: tuple[str, ...]) -> list[str]:
         _alt_text(adapted)
-        adapted.rewrites.append(lambda body: self.rewrite(body, adapted))
+        adapted.rewrites.append(lambda body: self.rewrite(body, adapted, candidate, files))
         return []
 
-    def rewrite(self, body: str, adapted: Adapted) -> str:
+    def rewrite(self, body: str, adapted: Adapted, candidate: Candidate,
+                files: tuple[str, ...]) -> str:
+        """`body` rewritten; run on the text and on the file's bytes alike (once each)."""
         body = shortcodes(body, adapted)
+        if self.site is not None and "![" in body:
+            self._media(body, adapted, candidate, set(files))
         return emoji_codes(body) if self.emoji else body
+
+    def _media(self, body: str, adapted: Adapted, candidate: Candidate,
+               files: set[str]) -> None:
+        """The images of `body` found in assets/media/ rather than the talk's folder."""
+        assert self.site is not None
+        for name in dict.fromkeys(_IMAGE.findall(body)):
+            if (name in files or name in adapted.extra_files or ":" in name
+                    or name.startswith(("/", "#")) or not links.inside_path(name)):
+                continue
+            media = self.site / "assets" / "media" / name
+            if not media.is_file() or (candidate.path, name) in self.warned:
+                continue
+            data, problem = links.read(media, self.site, MAX_MEDIA)
+            if data is not None and candidate.bundle is not None:
+                adapted.extra_files[name] = data
+                continue
+            self.warned.add((candidate.path, name))
+            why = problem.message if problem is not None else (
+                "the talk is a file, with no folder to keep it in")
+            adapted.notes.append(f"the image {name} is {media} in the old site, not copied: {why}; "
+                         "make the talk a folder (talks/<name>/index.md) with the image in it")
 
 
 def enable_emoji(config: dict[str, Any]) -> bool:

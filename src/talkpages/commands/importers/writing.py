@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -55,8 +56,10 @@ class Written:
 
 
 def write_talk(site: Path, source: Path, bundle: Path | None, target: Path, document: bytes,
-               files: tuple[str, ...], replace: bool) -> Written:
-    """The talk file converted from `source` at `target`, and the files of its bundle."""
+               files: tuple[str, ...], replace: bool,
+               extra: Mapping[str, bytes] | None = None) -> Written:
+    """The talk file converted from `source` at `target`, the files of its bundle, and
+    `extra` files for its folder (images the old site kept elsewhere: name -> bytes)."""
     written = Written()
     other = (target.parent.with_suffix(".md") if bundle else
              target.with_suffix("") / BUNDLE_INDEX)
@@ -74,9 +77,12 @@ def write_talk(site: Path, source: Path, bundle: Path | None, target: Path, docu
             return written
         written.state = state
         assert bundle is not None or not files
-        for name in files:
-            path = bundle / name  # type: ignore[operator]
-            copy = write_or_replace(site, target.parent / name, path.read_bytes(), replace)
+        copies: list[tuple[Path, str, bytes | None]] = [
+            (bundle / name, name, None) for name in files]  # type: ignore[operator]
+        copies += [(target.parent / name, name, data) for name, data in (extra or {}).items()]
+        for path, name, data in copies:
+            copy = write_or_replace(site, target.parent / name,
+                                    path.read_bytes() if data is None else data, replace)
             if copy in ("created", "replaced"):
                 written.copied += 1
             elif copy == "differs":
