@@ -87,7 +87,7 @@ def import_site(kind: str, source: Path, site_dir: Path,
     except Refused as exc:
         report.problems.append(exc.diagnostic())
         return report
-    zones = ZoneReading(zone, options.assume_local_z)
+    zones = ZoneReading(zone, options.assume_local_z, options.apply_suggested_zones)
     adapt = academicpages.adapter(config) if kind == "academicpages" else module.adapt
     hugo_adjusters: list[Adjuster] = ([hugo.bundle_pdf, HugoText(enable_emoji(config), root)]
                                       if kind == "hugo" else [])

@@ -21,6 +21,7 @@ class ImportOptions:
     assume_local_z: bool = False  # --assume-local-z: Z times may be local times too
     unsafe_html: bool = False  # --unsafe-html: the site's bodies may keep their HTML
     replace: bool = False  # --replace: files of an earlier import are written again
+    apply_suggested_zones: bool = False  # --apply-suggested-zones: each talk gets its hint
 
 
 @dataclass
@@ -133,11 +134,19 @@ def _times(report: ImportReport) -> list[str]:
                          "--assume-local-z"))
         lines.append(f"Times written with Z: {plural(len(z_times), 'talk')}; "
                      + "; ".join(parts))
-    hinted = [n for n in report.zones if n.hint]
+    hinted = [n for n in report.zones if n.hint and not n.applied]
     if hinted:
         lines.append(f"Zones the files suggest ({len(hinted)}, not applied: add "
-                     "`timezone = \"…\"` to the talk if right):")
+                     "`timezone = \"…\"` to the talk if right, or import again with "
+                     "--apply-suggested-zones):")
         lines += [f"  {display_path(n.path)}: {n.hint[0]}, as {n.hint[1]}; read as "
                   f"{n.read_as}" + (" (written with Z: drop the Z too)" if n.kind == "Z"
                                     else "") for n in hinted if n.hint]
+    applied = [n for n in report.zones if n.hint and n.applied]
+    if applied:
+        lines.append(f"Zones the files suggest, applied ({len(applied)}, "
+                     "--apply-suggested-zones: each talk names its zone, Z times read as "
+                     "local times of it):")
+        lines += [f"  {display_path(n.path)}: {n.hint[0]}, as {n.hint[1]}"
+                  for n in applied if n.hint]
     return lines

@@ -9,14 +9,18 @@ naive (`2019-05-22T14:50:00`) or with a `Z` that does not mean UTC. The import:
   that was most likely real UTC: its clock as written is a night hour (before 07:00,
   or 23:00 and later) while the instant it names falls in the day (07:00-22:59) in the
   zone. `00:00Z` is a date written as a time, and always read as local midnight;
-- offers a zone per talk from the file itself, never applied: an IANA name in the body
-  (an add-to-calendar widget's `America/Santiago`), or a `location` one of whose
-  comma-separated parts is a city of the table below, which has one zone.
+- offers a zone per talk from the file itself: an IANA name in the body (an
+  add-to-calendar widget's `America/Santiago`), or a `location` one of whose
+  comma-separated parts is a city of the table below, which has one zone, in English
+  or as it is written there (`Новосибирск`, `東京`, `Zürich`, `г. Новосибирск`). It is
+  applied only when asked (`--apply-suggested-zones`): the talk then gets that
+  `timezone`, and its `Z` times are read as local times of it.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -62,7 +66,33 @@ CITIES = {
     "tokyo": "Asia/Tokyo", "toronto": "America/Toronto", "vancouver": "America/Vancouver",
     "vienna": "Europe/Vienna", "warsaw": "Europe/Warsaw", "washington": "America/New_York",
     "zurich": "Europe/Zurich", "zürich": "Europe/Zurich",
+    # more cities, and the spellings of their own languages
+    "novosibirsk": "Asia/Novosibirsk", "новосибирск": "Asia/Novosibirsk",
+    "москва": "Europe/Moscow", "санкт-петербург": "Europe/Moscow", "казань": "Europe/Moscow",
+    "kazan": "Europe/Moscow", "нижний новгород": "Europe/Moscow",
+    "yekaterinburg": "Asia/Yekaterinburg", "екатеринбург": "Asia/Yekaterinburg",
+    "omsk": "Asia/Omsk", "омск": "Asia/Omsk", "tomsk": "Asia/Tomsk", "томск": "Asia/Tomsk",
+    "krasnoyarsk": "Asia/Krasnoyarsk", "красноярск": "Asia/Krasnoyarsk",
+    "irkutsk": "Asia/Irkutsk", "иркутск": "Asia/Irkutsk",
+    "vladivostok": "Asia/Vladivostok", "владивосток": "Asia/Vladivostok",
+    "київ": "Europe/Kyiv", "киев": "Europe/Kyiv", "kiev": "Europe/Kyiv",
+    "minsk": "Europe/Minsk", "минск": "Europe/Minsk", "almaty": "Asia/Almaty",
+    "алматы": "Asia/Almaty", "東京": "Asia/Tokyo", "東京都": "Asia/Tokyo",
+    "osaka": "Asia/Tokyo", "大阪": "Asia/Tokyo", "kyoto": "Asia/Tokyo", "京都": "Asia/Tokyo",
+    "北京": "Asia/Shanghai", "上海": "Asia/Shanghai", "shenzhen": "Asia/Shanghai",
+    "深圳": "Asia/Shanghai", "香港": "Asia/Hong_Kong", "台北": "Asia/Taipei",
+    "서울": "Asia/Seoul", "köln": "Europe/Berlin", "cologne": "Europe/Berlin",
+    "frankfurt": "Europe/Berlin", "düsseldorf": "Europe/Berlin", "wien": "Europe/Vienna",
+    "genève": "Europe/Zurich", "praha": "Europe/Prague", "warszawa": "Europe/Warsaw",
+    "lisboa": "Europe/Lisbon", "roma": "Europe/Rome", "milano": "Europe/Rome",
+    "københavn": "Europe/Copenhagen", "bruxelles": "Europe/Brussels",
+    "göteborg": "Europe/Stockholm", "ciudad de méxico": "America/Mexico_City",
+    "cdmx": "America/Mexico_City", "medellín": "America/Bogota",
+    "medellin": "America/Bogota", "valparaíso": "America/Santiago",
+    "québec": "America/Toronto", "quebec": "America/Toronto",
 }
+# what stands before a city's name in an address: "г. Новосибирск", "City of London"
+_CITY_PREFIX = re.compile(r"^(?:г\.|город|city of)\s*", re.IGNORECASE)
 
 
 @dataclass
@@ -73,6 +103,7 @@ class ZoneNote:
     kind: str  # "naive" or "Z"
     read_as: str  # the zone they were read in: "UTC" for Z times kept
     hint: tuple[str, str] | None = None  # a zone the file suggests, and why
+    applied: bool = False  # the talk got it (--apply-suggested-zones)
 
 
 @dataclass
@@ -81,6 +112,7 @@ class ZoneReading:
 
     zone: str  # of naive times: --timezone, or the old site's
     local_z: bool = False  # --assume-local-z
+    apply: bool = False  # --apply-suggested-zones
     notes: list[ZoneNote] = field(default_factory=list)
 
     def __call__(self, candidate: Candidate, adapted: Adapted,
@@ -107,8 +139,22 @@ class ZoneReading:
         hint = suggest(data, candidate)
         if hint is not None and hint[0] != note.read_as:
             note.hint = hint
+            if self.apply:
+                self._apply(hint[0], data, keys, adapted)
+                note.applied = True
         self.notes.append(note)
         return []
+
+    def _apply(self, zone: str, data: dict[str, Any], keys: dict[str, str],
+               adapted: Adapted) -> None:
+        """The talk's times as local times of `zone`: its own `timezone`, no Z."""
+        for key in TIME_KEYS:
+            value = _moment(data.get(keys.get(key, "")))
+            if isinstance(value, datetime) and value.utcoffset() == timedelta(0):
+                data[keys[key]] = value.replace(tzinfo=None)
+        data["timezone"] = zone
+        adapted.changes.append(f"timezone = {zone!r}, the zone the file suggests "
+                               "(--apply-suggested-zones)")
 
 
 def looks_local(moment: datetime, zone: str) -> bool:
@@ -130,11 +176,18 @@ def suggest(data: dict[str, Any], candidate: Candidate) -> tuple[str, str] | Non
         return name, f"the file names {name}"
     location = next((v for k, v in data.items() if k.lower() == "location"), None)
     if isinstance(location, str):
-        for part in re.split(r"[,;()|/]", location):  # a whole part: "Santiago de
-            zone = CITIES.get(part.strip().lower())  # Compostela" is not Santiago
+        for part in re.split(r"[,;()|/、，]", location):  # a whole part: "Santiago de
+            zone = CITIES.get(city_key(part))  # Compostela" is not Santiago
             if zone is not None:
                 return zone, f"its location, {location.strip()!r}, is in {zone}"
     return None
+
+
+def city_key(part: str) -> str:
+    """A part of a location as the table writes cities: composed, lower case, without
+    a word for "city" before it."""
+    text = unicodedata.normalize("NFC", part).strip().casefold()
+    return _CITY_PREFIX.sub("", text).strip()
 
 
 def _moment(value: Any) -> Any:
