@@ -83,3 +83,16 @@ def test_replace_never_writes_through_a_link(tmp_path: Path) -> None:
     assert any(p.path == site / "talks/b.md" and "link" in p.message
                for p in report.problems)
     assert [p.name for p in report.replaced] == ["index.md"]
+
+
+def test_the_command_line_takes_replace_and_apply_suggested_zones(
+        tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    source, site = _old_site(tmp_path), tmp_path / "site"
+    assert run_cli("import", "hugo", str(source), "-s", str(site))[0] == 0
+    again = ("import", "hugo", str(source), "-s", str(site), "--timezone", "Europe/Berlin",
+             "--assume-local-z")
+    code, _out, err = run_cli(*again)
+    assert "exists and differs" in err
+    code, _out, err = run_cli(*again, "--replace", "--apply-suggested-zones")
+    assert code == 0, err
+    assert "Europe/Berlin" in (site / "talkpages.toml").read_text()

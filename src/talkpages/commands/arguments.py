@@ -208,6 +208,12 @@ def parser() -> argparse.ArgumentParser:
     imports.add_argument("--unsafe-html", action="store_true",
                          help="the site is your own: let raw HTML of its bodies through "
                          "(unsafe_html = true in a new talkpages.toml)")
+    imports.add_argument("--replace", action="store_true",
+                         help="import again over an earlier import, with these options: "
+                         "its talk files (and a talkpages.toml it wrote) are written again")
+    imports.add_argument("--apply-suggested-zones", action="store_true",
+                         help="give each talk the zone its own file suggests (its city, "
+                         "a zone named in its text), as the report lists them")
     source(imports)
     output_options(imports)
     return parser

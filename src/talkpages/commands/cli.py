@@ -286,7 +286,8 @@ def _import(args: argparse.Namespace) -> int:
         console.error("talkpages: nothing was imported")
         return 1
     options = ImportOptions(timezone=args.timezone, assume_local_z=args.assume_local_z,
-                            unsafe_html=args.unsafe_html)
+                            unsafe_html=args.unsafe_html, replace=args.replace,
+                            apply_suggested_zones=args.apply_suggested_zones)
     report = import_site(args.kind, args.path, args.source, options)
     console.diagnostics(report.problems, grouped=True)
     for path in report.written:
