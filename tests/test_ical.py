@@ -314,3 +314,16 @@ def test_a_talk_before_the_year_1000_is_an_error_at_its_line(make_site: MakeSite
         assert (problem.path.name, problem.line) == ("old.md", 3)  # type: ignore[union-attr]
         assert "`date` is in the year 99" in problem.message
         assert "from the year 1000 on" in problem.message
+
+
+def test_the_description_is_the_abstract_s_words_not_its_markdown(make_site: MakeSite) -> None:
+    """Regression: a feed, the talk's .ics and the Google and Outlook links carried the
+    abstract's Markdown (`**18:30 in Berlin**`), which calendars show as it is."""
+    data = feed(make_site, {"talks/a.md": talk(
+        "A", extra='abstract = """**18:30 in Berlin**\n\nThe [slides](https://x.org/s) and '
+                   '`code`.\n\n- one\n- two"""')})
+    [event] = events(data).values()
+    description = str(event["DESCRIPTION"])
+    assert description.startswith("18:30 in Berlin\nThe slides (https://x.org/s) and code.\n"
+                                  "one\ntwo\n")
+    assert "**" not in description and "`" not in description

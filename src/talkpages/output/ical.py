@@ -32,7 +32,7 @@ from .. import __version__
 from ..content.config import Config
 from ..content.model import Settings, Site, Talk
 from ..content.times import Schedule
-from . import ics
+from . import ics, markup
 from .vtimezone import vtimezone
 
 UTC = timezone.utc
@@ -251,8 +251,8 @@ def _description(site: Settings, talk: Talk) -> str:
         parts.append(_("CANCELLED."))
     elif talk.status == "postponed":
         parts.append(_("POSTPONED: the new date is not fixed yet."))
-    if talk.abstract or talk.summary:
-        parts.append(talk.abstract or talk.summary)
+    if talk.abstract or talk.summary:  # the words, not the Markdown (`**18:30**`)
+        parts.append(markup.plain_text(talk.abstract or talk.summary, paragraphs=True))
     if talk.authors:
         parts.append(_("Speakers: %(names)s") % {"names": ", ".join(talk.authors)})
     if talk.event:

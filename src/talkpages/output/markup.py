@@ -168,13 +168,24 @@ _TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)[^<>]*>")  # cmark's: `<`, `>` are esca
 _BLOCKS = frozenset("p br hr li ul ol h1 h2 h3 h4 h5 h6 blockquote pre div table tr td th "
                     "section figure figcaption".split())
 _SPACES = re.compile(r"\s+")
+_LINK = re.compile(r'<a href="([^"<>]*)"[^<>]*>((?:[^<]|<(?!/a>))*)</a>')  # cmark's links
 
 
-def plain_text(text: str) -> str:
+def plain_text(text: str, paragraphs: bool = False) -> str:
     """Markdown as the words a reader sees, on one line: `Image credit: **Unsplash**`
     -> `Image credit: Unsplash` (for an alt text, which holds no markup). Raw HTML of the
-    text is shown as text there, as on a page of a site without `unsafe_html`."""
+    text is shown as text there, as on a page of a site without `unsafe_html`.
+    `paragraphs`: each paragraph, heading or item on a line of its own (a calendar
+    event's description, which clients show as plain text)."""
     import html
 
-    rendered = _TAG.sub(lambda tag: " " if tag[2] in _BLOCKS else "", to_html(text))
-    return _SPACES.sub(" ", html.unescape(rendered)).strip()
+    block = "\n" if paragraphs else " "
+    made = to_html(text)
+    if paragraphs:  # a link keeps its address: "the slides (https://…)"
+        made = _LINK.sub(lambda a: a[2] if _TAG.sub("", a[2]) == a[1]
+                         else f"{a[2]} ({a[1]})", made)
+    rendered = html.unescape(_TAG.sub(lambda tag: block if tag[2] in _BLOCKS else "", made))
+    if not paragraphs:
+        return _SPACES.sub(" ", rendered).strip()
+    lines = (_SPACES.sub(" ", line).strip() for line in rendered.split("\n"))
+    return "\n".join(line for line in lines if line)
