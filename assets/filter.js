@@ -14,6 +14,20 @@
 (function () {
   "use strict";
 
+  /* What the page says, in the site's language: the build puts the site's translations
+     of the texts marked _("…") here in TALKPAGES_MESSAGES, before the script (a plural
+     one as CLDR's categories: Intl.PluralRules picks); English needs none. */
+  var MESSAGES = window.TALKPAGES_MESSAGES || {};
+  var LANG = document.documentElement.lang || undefined;
+  function _(text) { return typeof MESSAGES[text] === "string" ? MESSAGES[text] : text; }
+  function ngettext(one, other, count) {
+    var forms = MESSAGES[one], text = count === 1 ? one : other;
+    if (forms && typeof forms === "object") {
+      text = forms[new Intl.PluralRules(LANG).select(count)] || forms.other || text;
+    }
+    return text.replace("%(num)d", count);
+  }
+
   var LIMIT = 200;  /* matches of search.json shown at once */
   var LONGEST = 200;  /* characters of ?q= read */
   var PARAMS = ["q", "tag", "year", "upcoming"];
@@ -70,50 +84,21 @@
     return heading && heading.tagName === "H3" ? heading.id.replace("year-", "") : "";
   }
 
-  /* ---- The talks of search.json: a row is [path, title, day, time, start, length,
-     speakers, event, location, tags, status] and `until` for a series (null: never);
-     instants and lengths in seconds (sitefiles.search_row). ---- */
-  var DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-  var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-  function firstDay(day) {  /* "4–6 Mar 2027" -> its first day, as a UTC midnight */
-    var m = /^(\d+)[^A-Za-z]*([A-Z][a-z]{2})\D*(\d{4})/.exec(day);
-    var month = m ? MONTHS.indexOf(m[2]) : -1;
-    return month < 0 ? null : new Date(Date.UTC(Number(m[3]), month, Number(m[1])));
-  }
-
-  function dayText(date, upTo) {  /* upTo "year": "Thu 4 Mar 2027"; "month", "day" */
-    var text = DAYS[date.getUTCDay()] + " " + date.getUTCDate();
-    if (upTo !== "day") text += " " + MONTHS[date.getUTCMonth()];
-    return upTo === "year" ? text + " " + date.getUTCFullYear() : text;
-  }
-
-  /* An upcoming row's line, as the build writes it (formatting.schedule_when):
-     "Thu 14 Jan 2027 · 18:00 EST"; all-day, the days with their weekdays. */
-  function scheduleLine(day, time, length) {
-    var first = firstDay(day);
-    if (!first) return day;
-    if (time) return dayText(first, "year") + " \u00b7 " + time;
-    var last = new Date(first.getTime() + (Math.max(1, Math.round(length / 86400)) - 1) * 86400000);
-    if (last.getTime() === first.getTime()) return dayText(first, "year");
-    var sameYear = last.getUTCFullYear() === first.getUTCFullYear();
-    var sameMonth = sameYear && last.getUTCMonth() === first.getUTCMonth();
-    return dayText(first, sameMonth ? "day" : sameYear ? "month" : "year") + " \u2013 " +
-      dayText(last, "year");
-  }
-
+  /* ---- The talks of search.json: a row is [path, title, day, line, start, length,
+     speakers, event, location, tags, status, year] and `until` for a series (null:
+     never); `day` and `line` are a past and an upcoming row's dates as the build wrote
+     them in the page's language; instants and lengths in seconds (sitefiles.search_row). ---- */
   function indexRows(rows) {
     return rows.map(function (row) {
       var speakers = row[6].map(nameAndSlug), tags = row[9].map(nameAndSlug);
-      var first = firstDay(row[2]);
       var text = [row[1], row[2], row[7], row[8]]
         .concat(speakers.map(function (s) { return s[0]; }), tags.map(function (t) { return t[0]; }));
       var start = row[4] * 1000, end = (row[4] + row[5]) * 1000;
       return {
         row: row, speakers: speakers, tags: tags.map(function (t) { return t[1]; }),
         names: tags.map(function (t) { return t[0]; }), text: fold(text.join(" ")),
-        year: first ? String(first.getUTCFullYear()) : "", start: start, end: end,
-        until: row.length > 11 ? (row[11] === null ? Infinity : row[11] * 1000) : end
+        year: String(row[11]), start: start, end: end,
+        until: row.length > 12 ? (row[12] === null ? Infinity : row[12] * 1000) : end
       };
     });
   }
@@ -178,10 +163,11 @@
     function say(count, a, more) {
       if (clear) clear.hidden = !a.active;
       if (!a.active) { status.textContent = ""; return; }
-      status.textContent = count === 1 ? "1 talk matches." : count > 1 ? count + " talks match."
-        : a.words.length && !a.tag && !a.year && !a.upcoming ? "No talk matches “" + a.query + "”."
-        : "No talk matches these filters.";
-      if (more) status.textContent += " The first " + LIMIT + " are shown.";
+      status.textContent = count > 0 ? ngettext("%(num)d talk matches.", "%(num)d talks match.", count)
+        : a.words.length && !a.tag && !a.year && !a.upcoming
+        ? _("No talk matches “%(words)s”.").replace("%(words)s", a.query)
+        : _("No talk matches these filters.");
+      if (more) status.textContent += " " + _("The first %(num)d are shown.").replace("%(num)d", LIMIT);
     }
 
     function filterPage(a) {
@@ -207,14 +193,14 @@
       var r = talk.row;
       var li = element("li", "talk-item" + (r[10] === "cancelled" || r[10] === "postponed"
         ? " talk--" + r[10] : ""));
-      var when = element("time", "talk-date", coming ? scheduleLine(r[2], r[3], r[5]) : r[2]);
+      var when = element("time", "talk-date", coming ? r[3] : r[2]);
       when.dateTime = new Date(talk.start).toISOString();
       var summary = element("div", "talk-summary");
       summary.appendChild(link(root + r[0], r[1], "talk-title"));
       if (li.className !== "talk-item") {
-        summary.append(" ", element("strong", "status", r[10][0].toUpperCase() + r[10].slice(1)));
+        summary.append(" ", element("strong", "status", r[10] === "cancelled" ? _("Cancelled") : _("Postponed")));
       } else if (coming && now >= talk.start && now < talk.end) {
-        summary.append(" ", element("strong", "live", "Happening now"));
+        summary.append(" ", element("strong", "live", _("Happening now")));
       }
       var meta = element("p", "talk-meta");
       if (talk.speakers.length) {
@@ -261,8 +247,8 @@
         list.after(results);
       }
       results.replaceChildren();
-      if (coming.length) results.appendChild(section("Upcoming", coming, true, now));
-      if (past.length) results.appendChild(section("Past talks", past, false, now));
+      if (coming.length) results.appendChild(section(_("Upcoming"), coming, true, now));
+      if (past.length) results.appendChild(section(_("Past talks"), past, false, now));
       results.hidden = false;
       list.hidden = true;
       if (pages) pages.hidden = true;

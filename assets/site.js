@@ -9,6 +9,20 @@
 (function () {
   "use strict";
 
+  /* What the page says, in the site's language: the build puts the site's translations
+     of the texts marked _("…") here in TALKPAGES_MESSAGES, before the script (a plural
+     one as CLDR's categories: Intl.PluralRules picks); English needs none. */
+  var MESSAGES = window.TALKPAGES_MESSAGES || {};
+  var LANG = document.documentElement.lang || undefined;
+  function _(text) { return typeof MESSAGES[text] === "string" ? MESSAGES[text] : text; }
+  function ngettext(one, other, count) {
+    var forms = MESSAGES[one], text = count === 1 ? one : other;
+    if (forms && typeof forms === "object") {
+      text = forms[new Intl.PluralRules(LANG).select(count)] || forms.other || text;
+    }
+    return text.replace("%(num)d", count);
+  }
+
   /* ---- Local time: the event's zone stays the reference; this adds the visitor's. ---- */
   function offsetOf(iso) {  /* minutes east of UTC written in an ISO 8601 date-time */
     var m = /([+-])(\d\d):?(\d\d)$/.exec(iso);
@@ -19,20 +33,14 @@
   var formats = null;  /* made once a page, on first need: a formatter is costly to make */
 
   function localFormats() {
-    if (formats) return formats;
-    var lang = document.documentElement.lang || undefined;
-    var dayLang = /^en\b/i.test(lang || "") ? "en-GB" : lang;
-    var days = new Intl.DateTimeFormat(dayLang, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
-    var zones = new Intl.DateTimeFormat(lang, { timeZoneName: "short" });
-    formats = {
-      day: { format: function (date) { return days.format(date).replace(/^(\S+),/, "$1"); } },
-      clock: new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
-      zone: function (date) {
-        var part = zones.formatToParts(date).filter(function (p) { return p.type === "timeZoneName"; })[0];
-        return part ? part.value : "";
-      },
-      name: zones.resolvedOptions().timeZone
-    };
+    /* CLDR's patterns of the page's language, as the build writes the event's time
+       (formatting.py): the day as "yMMMEd", the hours with the language's clock, the
+       range of a day as CLDR's interval, the zone by its short name or offset. */
+    if (!formats) {
+      var moment = new Intl.DateTimeFormat(LANG, { weekday: "short", day: "numeric",
+        month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
+      formats = { moment: moment, name: moment.resolvedOptions().timeZone };
+    }
     return formats;
   }
 
@@ -42,19 +50,16 @@
     var same = offsetOf(node.dataset.start) === -start.getTimezoneOffset() &&
       offsetOf(node.dataset.end) === -end.getTimezoneOffset();
     if (same) return;
-    var f = localFormats(), day = f.day, clock = f.clock, zone = f.zone;
-    var text = day.format(start) + ", " + clock.format(start);
+    var f = localFormats(), moment = f.moment;
     if (node.hasAttribute("data-brief")) {  /* a list row: the start is enough */
-      node.textContent = "Your time: " + text + " " + zone(start);
+      node.textContent = _("Your time: %(time)s").replace("%(time)s", moment.format(start));
       node.hidden = false;
       return;
     }
-    if (day.format(start) === day.format(end)) {
-      text += "\u2013" + clock.format(end) + " " + zone(end);
-    } else {
-      text += " \u2013 " + day.format(end) + ", " + clock.format(end) + " " + zone(end);
-    }
-    node.textContent = "Your time" + (f.name ? " (" + f.name + ")" : "") + ": " + text;
+    var text = moment.formatRange ? moment.formatRange(start, end)
+      : moment.format(start) + " \u2013 " + moment.format(end);
+    node.textContent = f.name ? _("Your time (%(zone)s): %(time)s").replace("%(zone)s", f.name)
+      .replace("%(time)s", text) : _("Your time: %(time)s").replace("%(time)s", text);
     node.hidden = false;
   }
 
@@ -68,19 +73,20 @@
     return isNaN(time) ? Infinity : time;
   }
 
-  function relative(start, end, now) {  /* "in 8 days", in the visitor's own days */
-    if (now >= start && now < end) return "happening now";
+  var phrases = null;  /* CLDR's relative phrases in the page's language, made on first need */
+
+  function relative(start, end, now) {  /* "in 8 days", "tomorrow", in the visitor's own days */
+    if (now >= start && now < end) return _("happening now");
+    phrases = phrases || new Intl.RelativeTimeFormat(LANG, { numeric: "auto" });
     var minutes = Math.max(1, Math.round((start - now) / MINUTE));
-    if (minutes < 60) return minutes === 1 ? "in a minute" : "in " + minutes + " minutes";
+    if (minutes < 60) return phrases.format(minutes, "minute");
     var from = new Date(now), to = new Date(start);
     var days = Math.round((Date.UTC(to.getFullYear(), to.getMonth(), to.getDate()) -
       Date.UTC(from.getFullYear(), from.getMonth(), from.getDate())) / DAY);
-    var hours = Math.round(minutes / 60);
-    if (days === 0) return hours === 1 ? "in an hour" : "in " + hours + " hours";
-    if (days === 1) return "tomorrow";
-    if (days < 60) return "in " + days + " days";
+    if (days === 0) return phrases.format(Math.round(minutes / 60), "hour");
+    if (days < 60) return phrases.format(days, "day");
     var months = Math.round(days / 30.44);
-    return months < 24 ? "in " + months + " months" : "in " + Math.round(days / 365.25) + " years";
+    return months < 24 ? phrases.format(months, "month") : phrases.format(Math.round(days / 365.25), "year");
   }
 
   function pastList(box, year) {  /* the list of `year` under Past talks, made if need be */
@@ -91,7 +97,7 @@
       past.setAttribute("aria-labelledby", "past");
       var title = document.createElement("h2");
       title.id = "past";
-      title.textContent = "Past talks";
+      title.textContent = _("Past talks");
       past.appendChild(title);
       box.appendChild(past);
     }
@@ -138,7 +144,7 @@
     if (live && !badge) {
       badge = document.createElement("strong");
       badge.className = "live";
-      badge.textContent = "Happening now";
+      badge.textContent = _("Happening now");
       row.querySelector(".talk-title").after(badge);
     } else if (!live && badge) {
       badge.remove();
@@ -157,7 +163,7 @@
     if (!upcoming.children.length) {
       var empty = document.createElement("p");
       empty.className = "empty";
-      empty.textContent = "No upcoming talks yet.";
+      empty.textContent = _("No upcoming talks yet.");
       upcoming.replaceWith(empty);
     }
   }
@@ -223,11 +229,11 @@
       function manual() {
         input.focus();
         input.select();
-        status.textContent = "Press Ctrl+C (⌘C on a Mac) to copy the address.";
+        status.textContent = _("Press Ctrl+C (⌘C on a Mac) to copy the address.");
       }
       if (!navigator.clipboard || !window.isSecureContext) return manual();
       navigator.clipboard.writeText(input.value).then(function () {
-        status.textContent = "Copied. Paste it into your calendar app.";
+        status.textContent = _("Copied. Paste it into your calendar app.");
       }, manual);
     });
   }
@@ -246,7 +252,7 @@
     if (own ? !OWN_PDF.test(src) : !PLAYERS.test(src)) return null;
     var frame = document.createElement("iframe");
     frame.src = src;
-    frame.title = holder.dataset.title || (own ? "Slides" : "Player");
+    frame.title = holder.dataset.title || (own ? _("Slides") : _("Player"));
     if (own) {
       box.classList.add("pdf");
     } else {

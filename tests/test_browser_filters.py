@@ -117,7 +117,7 @@ def test_matches_from_search_json_read_like_the_list(browser: Any, paged: str) -
     expect(online.locator(".talk-date")).to_have_text(built["An online talk from New York"])
     expect(upcoming.locator(".talk-item").nth(1)).to_have_class("talk-item talk--cancelled")
     madrid = past.locator(".talk-item")
-    expect(madrid.locator(".talk-date")).to_have_text("22 May 2019")
+    expect(madrid.locator(".talk-date")).to_have_text("May 22, 2019")  # the site is "en"
     expect(madrid.locator(".talk-meta")).to_contain_text("KubeCon Europe")
     links = {a.inner_text(): a.get_attribute("href") for a in madrid.locator("a").all()}
     assert links == {"Batch scheduling in Madrid": "./madrid/",
@@ -150,7 +150,7 @@ def test_the_readers_clock_says_what_is_upcoming(browser: Any, paged: str) -> No
     assert listed(page, "upcoming") == ["A cancelled talk"]
     assert listed(page, "past") == ["An online talk from New York", "Batch scheduling in Madrid"]
     expect(page.locator("section.past .talk-item").first.locator(".talk-date")).to_have_text(
-        "1 Jun 2099")
+        "Jun 1, 2099")
     page.context.close()
 
 
@@ -283,8 +283,8 @@ def test_a_hostile_address_puts_only_text_in_the_page(browser: Any, which: str,
 
 def test_upcoming_all_day_talks_read_as_the_built_rows(browser: Any, make_site: MakeSite,
                                                        tmp_path: Path) -> None:
-    """The script writes the line of an upcoming row from a search.json row as the
-    build does: one day, days in a month, across months, across years."""
+    """The script shows the line of an upcoming row from a search.json row as the
+    build writes it: one day, days in a month, across months, across years."""
     from playwright.sync_api import expect
 
     spans = {"one-day": ("2099-03-04", "2099-03-04"), "in-a-month": ("2099-03-10", "2099-03-12"),
@@ -298,7 +298,8 @@ def test_upcoming_all_day_talks_read_as_the_built_rows(browser: Any, make_site: 
     site = make_site(files)
     result = render_site(site)
     assert result.site is not None
-    expected = {t.title: formatting.schedule_when(t.schedule) for t in result.site.talks}
+    dates = formatting.dates_for(result.site.messages.locale)
+    expected = {t.title: dates.schedule_when(t.schedule) for t in result.site.talks}
     out = tmp_path / "out"
     assert build(site, out, LoadOptions(now=NOW)).ok
     with serve(out, "/") as url:
@@ -308,7 +309,7 @@ def test_upcoming_all_day_talks_read_as_the_built_rows(browser: Any, make_site: 
         got = {item.locator(".talk-title").inner_text(): item.locator(".talk-date").inner_text()
                for item in page.locator(".search-results .talk-item").all()}
         assert got == expected
-        assert "Mon 30 Mar – Thu 2 Apr 2099" in got.values()
+        assert "Mon, Mar 30\u2009–\u2009Thu, Apr 2, 2099" in got.values()
         page.context.close()
 
 

@@ -37,7 +37,7 @@ def load(tmp_path: Path, value: str):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("tag", GOOD)
 def test_a_language_tag_browsers_read_is_kept(tmp_path, tag):
     config, problems = load(tmp_path, tag)
-    assert problems == []
+    assert [p for p in problems if p.severity == "error"] == []  # a warning: no catalogue
     assert config.language == tag
 
 

@@ -63,9 +63,10 @@ def test_the_seed_talk_is_in_the_example_site_with_only_a_zone_added() -> None:
 
 def test_seed_talk_page_shows_barcelona_time(built: dict[str, bytes]) -> None:
     page = built["kubecon-eu-2019-kubernetes-batch-scheduling/index.html"].decode()
-    assert "Wed 22 May 2019, 14:50–15:25 CEST" in page
+    # the example site is in English ("en"): CLDR's US style, Madrid's zone by its city
+    assert "Wed, May 22, 2019, 2:50\u2009–\u20093:25\u202fPM Madrid (GMT+02:00)" in page
     assert 'datetime="2019-05-22T14:50+02:00"' in page
-    assert "Europe/Madrid, UTC+02:00" in page
+    assert "Europe/Madrid, Central European Summer Time" in page
 
 
 def test_feed_has_one_event_per_talk_in_barcelona_time(built: dict[str, bytes]) -> None:

@@ -1,4 +1,5 @@
-"""Human-readable dates: always in the event's zone, the zone named."""
+"""Human-readable dates: CLDR's, in the site's language; always in the event's zone,
+the zone named by a name CLDR vouches for in that language, else its city and offset."""
 
 from __future__ import annotations
 
@@ -6,52 +7,81 @@ from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
+from babel import Locale
 
 from talkpages.content.times import Schedule
 from talkpages.output import formatting
+from talkpages.output.formatting import dates_for
 
 MADRID = ZoneInfo("Europe/Madrid")
+BRITISH = dates_for(Locale.parse("en_GB"))
 
 
 def timed(start: datetime, end: datetime, zone: str | None = "Europe/Madrid") -> Schedule:
     return Schedule(start, end, False, zone)
 
 
+MAY_22 = timed(datetime(2019, 5, 22, 14, 50, tzinfo=MADRID),
+               datetime(2019, 5, 22, 15, 25, tzinfo=MADRID))
+
+
 @pytest.mark.parametrize(("schedule", "text"), [
-    (timed(datetime(2019, 5, 22, 14, 50, tzinfo=MADRID), datetime(2019, 5, 22, 15, 25,
-                                                                  tzinfo=MADRID)),
-     "Wed 22 May 2019, 14:50–15:25 CEST"),
+    (MAY_22, "Wed, 22 May 2019, 14:50–15:25 CEST"),
     (timed(datetime(2019, 12, 2, 9, 0, tzinfo=MADRID), datetime(2019, 12, 3, 17, 0,
                                                                 tzinfo=MADRID)),
-     "Mon 2 Dec 2019, 09:00 – Tue 3 Dec 2019, 17:00 CET"),
+     "Mon, 2 Dec 2019, 09:00 – Tue, 3 Dec 2019, 17:00 CET"),
     (timed(datetime(2019, 10, 27, 1, 30, tzinfo=MADRID),
            datetime(2019, 10, 27, 3, 30, tzinfo=MADRID)),
-     "Sun 27 Oct 2019, 01:30 CEST – 03:30 CET"),
+     "Sun, 27 Oct 2019, 01:30 CEST – 03:30 CET"),
     (timed(datetime(2024, 3, 1, 10, tzinfo=timezone(timedelta(hours=9))),
            datetime(2024, 3, 1, 11, tzinfo=timezone(timedelta(hours=9))), None),
-     "Fri 1 Mar 2024, 10:00–11:00 UTC+09:00"),
+     "Fri, 1 Mar 2024, 10:00–11:00 GMT+09:00"),
     (timed(datetime(2024, 3, 1, 10, tzinfo=ZoneInfo("Asia/Kathmandu")),
            datetime(2024, 3, 1, 11, tzinfo=ZoneInfo("Asia/Kathmandu")), "Asia/Kathmandu"),
-     "Fri 1 Mar 2024, 10:00–11:00 UTC+05:45"),
-    (Schedule(date(2019, 5, 22), date(2019, 5, 22), True, "UTC"), "Wed 22 May 2019"),
-    (Schedule(date(2019, 5, 20), date(2019, 5, 23), True, "UTC"), "Mon 20 – Thu 23 May 2019"),
-    (Schedule(date(2019, 9, 30), date(2019, 10, 1), True, "UTC"),
-     "Mon 30 Sep – Tue 1 Oct 2019"),
+     "Fri, 1 Mar 2024, 10:00–11:00 Kathmandu (GMT+05:45)"),
+    (Schedule(date(2019, 5, 22), date(2019, 5, 22), True, "UTC"), "Wed, 22 May 2019"),
     (Schedule(date(2019, 12, 30), date(2020, 1, 2), True, "UTC"),
-     "Mon 30 Dec 2019 – Thu 2 Jan 2020"),
+     "Mon, 30 Dec 2019\u2009–\u2009Thu, 2 Jan 2020"),
 ])
-def test_when(schedule: Schedule, text: str) -> None:
-    assert formatting.when(schedule) == text
+def test_when_in_british_english(schedule: Schedule, text: str) -> None:
+    assert BRITISH.when(schedule) == text
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("de", "Mi., 22. Mai 2019, 14:50–15:25 Uhr MESZ"),
+    ("en", "Wed, May 22, 2019, 2:50\u2009–\u20093:25\u202fPM Madrid (GMT+02:00)"),
+    ("fr", "mer. 22 mai 2019, 14:50\u2009–\u200915:25 Madrid (UTC+02:00)"),
+    ("ja", "2019年5月22日(水) 14時50分～15時25分 マドリード（GMT+02:00）"),
+    ("ar", "الأربعاء، 22 مايو 2019، 2:50–3:25 م مدريد (غرينتش+02:00)"),
+])
+def test_each_language_writes_the_date_time_and_zone_as_cldr_has_them(language: str,
+                                                                       text: str) -> None:
+    assert dates_for(Locale.parse(language)).when(MAY_22) == text
+
+
+def test_a_zone_is_never_a_bare_abbreviation_cldr_does_not_vouch_for() -> None:
+    """"CST" is China's and America's Central time: an American page names Chicago's
+    zone by CLDR's short name, any other names Shanghai by its city and offset."""
+    shanghai = ZoneInfo("Asia/Shanghai")
+    moment = datetime(2027, 1, 14, 18, tzinfo=shanghai)
+    for language in ("en", "en_GB", "de", "ja"):
+        label = dates_for(Locale.parse(language)).zone(moment)
+        assert "CST" not in label and "08:00" in label, (language, label)
+    chicago = datetime(2027, 1, 14, 18, tzinfo=ZoneInfo("America/Chicago"))
+    assert dates_for(Locale.parse("en")).zone(chicago) == "CST"
+    assert dates_for(Locale.parse("de")).zone(chicago) == "Chicago (GMT-06:00)"
+    # British English has no short name in use for it: Babel's long one is not said
+    assert dates_for(Locale.parse("en_GB")).zone(chicago) == "Chicago (GMT-06:00)"
 
 
 def test_short_when_and_zone_note() -> None:
-    s = timed(datetime(2019, 5, 22, 14, 50, tzinfo=MADRID),
-              datetime(2019, 5, 22, 15, 25, tzinfo=MADRID))
-    assert formatting.short_when(s) == "22 May 2019"
-    assert formatting.zone_note(s) == "Europe/Madrid, UTC+02:00"
+    assert BRITISH.short_when(MAY_22) == "22 May 2019"
+    assert BRITISH.zone_note(MAY_22) == "Europe/Madrid, Central European Summer Time"
     days = Schedule(date(2019, 5, 20), date(2019, 5, 23), True, "UTC")
-    assert formatting.short_when(days) == "20–23 May 2019"
-    assert formatting.zone_note(days) == ""
+    assert BRITISH.short_when(days) == "20\u2009–\u200923 May 2019"
+    assert BRITISH.zone_note(days) == ""
+    assert BRITISH.schedule_when(MAY_22) == "Wed, 22 May 2019 · 14:50 CEST"
+    assert BRITISH.start_time(days) == ""
 
 
 def test_machine_readable_times_carry_the_real_offset() -> None:
@@ -67,13 +97,42 @@ def test_zone_note_never_says_utc_twice() -> None:
     utc = ZoneInfo("UTC")
     s = Schedule(datetime(2019, 5, 22, 10, tzinfo=utc), datetime(2019, 5, 22, 11, tzinfo=utc),
                  False, "UTC")
-    assert formatting.when(s) == "Wed 22 May 2019, 10:00–11:00 UTC"
-    assert formatting.zone_note(s) == ""
+    assert BRITISH.when(s) == "Wed, 22 May 2019, 10:00–11:00 UTC"
+    assert BRITISH.zone_note(s) == ""
     offset = timezone(timedelta(hours=9))
     s = Schedule(datetime(2019, 5, 22, 10, tzinfo=offset),
                  datetime(2019, 5, 22, 11, tzinfo=offset), False, None)
-    assert formatting.zone_note(s) == ""  # "UTC+09:00" is in the time's label already
+    assert BRITISH.zone_note(s) == ""  # "GMT+09:00" is in the time's label already
     tokyo = ZoneInfo("Asia/Tokyo")
     s = Schedule(datetime(2019, 5, 22, 10, tzinfo=tokyo),
                  datetime(2019, 5, 22, 11, tzinfo=tokyo), False, "Asia/Tokyo")
-    assert formatting.zone_note(s) == "Asia/Tokyo, UTC+09:00"  # JST: both still said
+    assert BRITISH.zone_note(s) == "Asia/Tokyo, Japan Standard Time"
+
+
+def test_the_same_text_whatever_the_machine_s_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+    import locale
+    before = locale.setlocale(locale.LC_ALL)
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    with contextlib.suppress(locale.Error):  # a machine without it: C, which proves less
+        locale.setlocale(locale.LC_ALL, "")
+    try:
+        assert formatting.Dates(Locale.parse("en_GB")).when(MAY_22) == \
+            "Wed, 22 May 2019, 14:50–15:25 CEST"
+    finally:
+        locale.setlocale(locale.LC_ALL, before)  # the worker's, for the tests after this
+
+
+@pytest.mark.parametrize("language", ["en", "en_GB", "de", "fr", "ja", "ar", "zh_Hant", "ko",
+                                      "ru", "he", "tr", "pt_BR", "lt", "fa"])
+def test_a_day_is_written_as_babel_writes_cldr_s_pattern(language: str) -> None:
+    """The day's pattern is matched once and applied with the locale's names looked up
+    (formatting._DayPattern): the same text as Babel's own `format_skeleton`."""
+    from babel.dates import format_skeleton
+
+    locale = Locale.parse(language)
+    dates = formatting.Dates(locale)
+    for day in (date(2019, 5, 22), date(2027, 1, 3), date(999, 12, 31), date(2024, 2, 29)):
+        midnight = datetime(day.year, day.month, day.day)
+        assert dates.day(day) == format_skeleton("yMMMEd", midnight, locale=locale)
+        assert dates.short_day(day) == format_skeleton("yMMMd", midnight, locale=locale)

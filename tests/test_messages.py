@@ -23,14 +23,15 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
 
 def _extracted() -> set[str]:
-    """Every message of the code and the built-in templates, as Babel extracts them with
+    """Every message of the code, the built-in templates and scripts, as Babel extracts them with
     the project's own mapping (src/talkpages/locales/babel.cfg)."""
     found: set[str] = set()
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
     for folder, method, options in (
             (ROOT / "src" / "talkpages", "python", {}),
-            (ROOT / "layouts", "jinja2", {"trim_blocks": "true", "lstrip_blocks": "true"})):
-        pattern = "**.py" if method == "python" else "**.html"
+            (ROOT / "layouts", "jinja2", {"trim_blocks": "true", "lstrip_blocks": "true"}),
+            (ROOT / "assets", "javascript", {})):
+        pattern = {"python": "**.py", "jinja2": "**.html", "javascript": "**.js"}[method]
         for _file, _line, message, _comments, _context in extract_from_dir(
                 folder, [(pattern, method)], options_map={pattern: options},
                 keywords=keywords):

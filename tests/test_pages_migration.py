@@ -28,7 +28,7 @@ def test_a_caption_keeps_its_links_and_preview_only_keeps_the_image_off_the_page
 def test_a_utc_talk_says_utc_once(make_site: MakeSite) -> None:
     site = make_site({"talks/a.md": talk("A", "2019-05-22T10:00:00Z")})
     page = outputs(render_site(site))["a/index.html"].decode()
-    assert "10:00–11:00 UTC" in page and "(UTC" not in page
+    assert "10:00\u2009–\u200911:00\u202fAM UTC" in page and "(UTC" not in page
 
 
 def test_aliases_make_pages_that_send_visitors_on(make_site: MakeSite) -> None:

@@ -189,7 +189,7 @@ def test_every_page_shares_a_card_of_1200_by_630(make_site: MakeSite) -> None:
         assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "630"), page
         assert tags["twitter:card"] == "summary_large_image", page
     soon = meta(files["soon/index.html"].decode())
-    assert soon["og:image:alt"] == "RSE Meetup · Soon · Thu 14 Jan 2027 · 18:00 EST · Ann"
+    assert soon["og:image:alt"] == "RSE Meetup · Soon · Thu, Jan 14, 2027 · 6:00\u202fPM EST · Ann"
 
 
 def test_social_cards_can_be_drawn_for_all_talks_or_none(make_site: MakeSite) -> None:

@@ -28,7 +28,7 @@ def test_talk_page_shows_everything_escaped(make_site: MakeSite) -> None:
     page = outputs(result)["t/index.html"].decode()
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in page
-    assert "Mon 20 – Thu 23 May 2019" in page
+    assert "Mon, May 20\u2009–\u2009Thu, May 23, 2019" in page
     assert '<a href="https://conf.example.org/">Conf</a>' in page
     assert "<dt>Speakers</dt>" in page
     assert '<a href="../speakers/ada/">Ada</a>, <a href="../speakers/grace/">Grace</a>' in page

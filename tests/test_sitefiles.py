@@ -76,7 +76,8 @@ def test_atom_feeds_parse_with_every_required_element(example_out: Path,
     seed = next(e for e in example_feed.entries
                 if e.title == "Intro: Kubernetes Batch Scheduling")
     assert seed.published.startswith("2019-06-05T22:00:00")  # publishDate, Madrid -> UTC
-    assert "Wed 22 May 2019, 14:50–15:25 CEST" in seed.content[0].value
+    assert "Wed, May 22, 2019, 2:50\u2009–\u20093:25\u202fPM Madrid (GMT+02:00)" \
+        in seed.content[0].value  # the example site is in English ("en"): CLDR's US style
 
 
 def test_atom_feed_holds_the_newest_fifty(make_site: MakeSite) -> None:
@@ -119,33 +120,37 @@ def test_search_index_lists_talks_in_the_order_of_the_index(fixture_out: Path) -
     assert [row[0] for row in rows] == ["online/", "hybrid/", "cancelled/", "madrid/",
                                         "math/", "summit/", "escape/"]
     online = rows[0]
-    assert online[1:] == ["An online talk from New York", "1 Jun 2099", "12:00 EDT",
+    assert online[1:] == ["An online talk from New York", "Jun 1, 2099",
+                          "Mon, Jun 1, 2099 · 12:00\u202fPM EDT",
                           4084012800, 3600, ["Grace Hopper"], "Remote Conf", "Online",
-                          ["Kubernetes"], ""]
+                          ["Kubernetes"], "", 2099]
     assert rows[2][10] == "cancelled"
 
 
 def test_search_rows_carry_what_a_list_row_shows(fixture_out: Path) -> None:
     """A row gives the instant (UTC seconds) and length the reader's clock sorts by,
-    the start and zone for an upcoming row's line, and the speakers' and tags' pages: a
+    the day of a past row and the line of an upcoming one as the pages write them, the
+    year the talk is listed under, and the speakers' and tags' pages: a
     name alone when the script's slug of it is the page's, else [name, slug]; every
     page so named exists."""
     rows = {row[0]: row for row in json.loads(
         (fixture_out / "search.json").read_text(encoding="utf-8"))}
     madrid = rows["madrid/"]
-    assert madrid[2:6] == ["22 May 2019", "14:50 CEST",
+    assert madrid[2:6] == ["May 22, 2019", "Wed, May 22, 2019 · 2:50\u202fPM Madrid (GMT+02:00)",
                            int(datetime(2019, 5, 22, 12, 50, tzinfo=timezone.utc).timestamp()),
                            35 * 60]
+    assert madrid[11] == 2019
     assert madrid[6] == ["Ada Lovelace", "Grace Hopper"]  # speakers.toml's name for admin
     assert madrid[9] == ["Kubernetes", "Batch Scheduling"]
     assert rows["math/"][9] == ["Math", ["Café", "cafe"]]
     assert rows["escape/"][9] == [["C++", "c-plus-plus"]]
     assert rows["hybrid/"][9] == [["云原生", "云原生"]]
     summit = rows["summit/"]  # all day in Berlin: from its first midnight to after its last
-    assert summit[2:6] == ["1–3 Oct 2018", "",
+    assert summit[2:6] == ["Oct 1\u2009–\u20093, 2018", "Mon, Oct 1\u2009–\u2009Wed, Oct 3, 2018",
                            int(datetime(2018, 9, 30, 22, tzinfo=timezone.utc).timestamp()),
                            3 * 24 * 3600]
-    assert all(len(row) == 11 for row in rows.values())  # no series: no `until`
+    assert summit[11] == 2018
+    assert all(len(row) == 12 for row in rows.values())  # no series: no `until`
     for row in rows.values():
         for folder, names in (("speakers", row[6]), ("tags", row[9])):
             for entry in names:
@@ -165,8 +170,8 @@ def test_a_series_row_says_when_its_last_date_is_over(make_site: MakeSite) -> No
             recurrence = "FREQ=DAILY"
         ''')})
     rows = {row[0]: row for row in json.loads(outputs(render_site(site))["search.json"])}
-    assert rows["weekly/"][11] == int(datetime(2026, 11, 16, 11, tzinfo=timezone.utc).timestamp())
-    assert rows["forever/"][11] is None
+    assert rows["weekly/"][12] == int(datetime(2026, 11, 16, 11, tzinfo=timezone.utc).timestamp())
+    assert rows["forever/"][12] is None
     assert rows["weekly/"][4] == int(datetime(2026, 11, 2, 10, tzinfo=timezone.utc).timestamp())
 
 

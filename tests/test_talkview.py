@@ -62,8 +62,11 @@ def test_a_view_gives_what_the_filters_give(make_site: MakeSite) -> None:
     assert view.abstract == markup.to_html("The **abstract**.")
     assert view.body == markup.to_html("Some *body*.")
     assert view.jsonld == jsonld.script(jsonld.event(site.view, one))
-    assert view.when == formatting.when(one.schedule) == "Wed 22 May 2019, 14:50–15:50 CEST"
-    assert view.zone == "Europe/Madrid, UTC+02:00"
+    dates = formatting.dates_for(site.messages.locale)  # "en": CLDR's US style
+    assert view.when == dates.when(one.schedule) == \
+        "Wed, May 22, 2019, 2:50\u2009–\u20093:50\u202fPM Madrid (GMT+02:00)"
+    assert view.zone == dates.zone_note(one.schedule) == \
+        "Europe/Madrid, Central European Summer Time"
     assert view.start == "2019-05-22T14:50+02:00"
     assert view.place == "Madrid, Spain"
     assert [(s.name, s.path) for s in view.speakers] == [
@@ -83,7 +86,7 @@ def test_a_view_gives_what_the_filters_give(make_site: MakeSite) -> None:
     assert ada.url == "https://ada.example.org/a%20b"
     assert [(link.name, link.href) for link in ada.links] == [
         ("Mastodon", "https://social.example.org/@ada")]
-    assert [(o.path, o.title, o.when) for o in ada.also] == [("three/", "Three", "1 Mar 2017")]
+    assert [(o.path, o.title, o.when) for o in ada.also] == [("three/", "Three", "Mar 1, 2017")]
     assert (grace.entry, grace.bio, grace.face) == (None, "", None)
     assert [o.title for o in grace.also] == ["Two"]
 
@@ -95,7 +98,7 @@ def test_a_talk_without_speakers_or_text_has_an_empty_view(make_site: MakeSite) 
     assert (view.speakers, view.cards, view.tags, view.links) == ((), (), (), ())
     assert (view.abstract, view.body, view.lead, view.recording) == ("", "", None, None)
     assert view.description == "Bare"  # the title, without a summary or abstract
-    assert view.zone == "" and view.when == "Wed 22 May 2019"  # all day
+    assert view.zone == "" and view.when == "Wed, May 22, 2019"  # all day
 
 
 def test_an_upcoming_series_leads_with_no_link(make_site: MakeSite) -> None:
@@ -109,7 +112,8 @@ def test_an_upcoming_series_leads_with_no_link(make_site: MakeSite) -> None:
     view = view_of(site, "weekly")
     assert view.upcoming and view.status == "cancelled"
     assert view.lead is None and [link.name for link in view.links] == ["Video"]
-    assert view.when == "Mon 2 Nov 2026, 18:00–19:00 CET"  # the first date, as `when`
+    # the first date, as `when`
+    assert view.when == "Mon, Nov 2, 2026, 6:00\u2009–\u20097:00\u202fPM Berlin (GMT+01:00)"
 
 
 @pytest.mark.parametrize("text", ["short", "x" * 205, "x" * 206, "word " * 60,
@@ -128,8 +132,8 @@ def test_a_sites_own_talk_page_reads_the_view(make_site: MakeSite) -> None:
     result = render_site(site)
     assert result.ok, [d.format() for d in result.diagnostics]
     page = outputs(result)["one/index.html"].decode()
-    assert page == "Wed 22 May 2019, 14:50–15:50 UTC|speakers/ada/|" \
-                   "Wed 22 May 2019, 14:50–15:50 UTC"
+    assert page == "Wed, May 22, 2019, 2:50\u2009–\u20093:50\u202fPM UTC|speakers/ada/|" \
+                   "Wed, May 22, 2019, 2:50\u2009–\u20093:50\u202fPM UTC"
 
 
 def test_a_view_no_template_reads_is_never_made(make_site: MakeSite,
@@ -144,4 +148,5 @@ def test_a_view_no_template_reads_is_never_made(make_site: MakeSite,
                       "talks/one.md": talk("One")})
     result = render_site(site)
     assert result.ok, [d.format() for d in result.diagnostics]
-    assert outputs(result)["one/index.html"] == b"Wed 22 May 2019, 14:50\xe2\x80\x9315:50 UTC"
+    assert outputs(result)["one/index.html"] == \
+        "Wed, May 22, 2019, 2:50\u2009–\u20093:50\u202fPM UTC".encode()

@@ -24,6 +24,7 @@ from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .languagetags import language_tag
 from .links import read_settings
 from .siteimages import SiteImage, site_image, site_image_path
+from .sitetexts import read_site_texts, untranslated
 
 CONFIG_NAME = "talkpages.toml"
 
@@ -50,6 +51,7 @@ class Config:
     logo: SiteImage | None = None  # a file of the site, checked and measured (siteimages.py)
     favicon: SiteImage | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    i18n: dict[str, Any] = field(default_factory=dict)  # the site's own texts (sitetexts.py)
 
     @property
     def host(self) -> str:
@@ -172,7 +174,8 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "favicon": site_image_path,
     "params": _table,
 }
-assert set(OPTIONS) == {f.name for f in fields(Config)}
+# Every setting has its validator; `i18n` is read from the site's own files, not set here.
+assert set(OPTIONS) == {f.name for f in fields(Config)} - {"i18n"}
 
 
 MAX_NESTING = 64  # tables and lists inside one another: more is an error, not a site
@@ -259,6 +262,9 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
             problems.append(Diagnostic(path, f"config value {key!r}: {exc}",
                                        lines.get(key.lower()), hint=getattr(exc, "hint", None)))
     problems += _site_files(site_dir, clean, str(raw.get("accent_color", "")), path, lines)
+    language = clean.get("language", Config.language)
+    clean["i18n"], found = read_site_texts(site_dir, language)
+    problems += found + untranslated(path, language, clean["i18n"], lines.get("language"))
     return Config(**clean), problems
 
 

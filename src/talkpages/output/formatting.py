@@ -1,90 +1,209 @@
-"""Human-readable dates and times, always in the event's own zone, the zone named.
+"""Dates and times as people read them, in the site's language, always in the event's
+own zone, the zone named: CLDR's patterns and names, through Babel, so that a German
+page reads `Mi., 22. Mai 2019, 14:50–15:25 Uhr MESZ` and an American English one
+`Wed, May 22, 2019, 2:50 – 3:25 PM Madrid (GMT+02:00)`.
 
-English, independent of the machine's locale, so that two machines build the same
-bytes: `Wed 22 May 2019, 14:50–15:25 CEST`.
+The zone: CLDR's short name of it where the language has one in common use (`MESZ` in
+German, `CEST` in British English, `EST` in American English), else the zone's city and
+its offset; never a bare abbreviation CLDR does not vouch for ("CST" is both China's
+and the American Central time). The browser's `Intl` writes the visitor's own time from
+CLDR too (site.js), in the same order and words; its spaces and its names of zones may
+differ slightly with the browser's version of the data.
+
+The same bytes on every machine, whatever its locale. Each text is made once a build
+for each value (a day, a time of day, a range of them, a zone at an offset) and looked
+up after: a site's talks share their days and hours, and Babel's formatting costs
+microseconds a call.
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+import re
+from datetime import date, datetime, time, timezone
+from functools import lru_cache
+from typing import Any
 
-from ..content.times import Schedule, utc_offset, zone_label
+from babel import Locale
+from babel.dates import (
+    format_interval,
+    format_time,
+    get_timezone_gmt,
+    get_timezone_location,
+    get_timezone_name,
+    match_skeleton,
+    parse_pattern,
+)
 
-DASH = "\u2013"
-# The names strftime's %a and %b give in the C locale, looked up rather than asked of
-# strftime: the same bytes whatever the locale, at a tenth of the time (a talk page and
-# each of a talk's fragments write several dates).
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+from ..content.times import Schedule
 
-
-def day(value: date) -> str:
-    return f"{WEEKDAYS[value.weekday()]} {value.day} {MONTHS[value.month - 1]} {value.year}"
-
-
-def short_day(value: date) -> str:
-    return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
-
-
-def clock(value: datetime) -> str:
-    return f"{value.hour:02d}:{value.minute:02d}"
+_OFFSET_ONLY = re.compile(r"[+\-\u2212]\d{2}:?\d{2}")  # Babel's answer when CLDR has no name
 
 
-def when(schedule: Schedule) -> str:
-    """The whole date and time range of a talk."""
-    start, end = schedule.start, schedule.end
-    if not isinstance(start, datetime) or not isinstance(end, datetime):
-        return _days(_as_date(start), _as_date(end))
-    first, last = zone_label(start), zone_label(end)
-    if start.date() == end.date():
+class Dates:
+    """The date and time texts of one locale; `dates_for` keeps one per locale."""
+
+    def __init__(self, locale: Locale) -> None:
+        self.locale = locale
+        self.hour = "H" if "H" in locale.time_formats["short"].pattern else "h"
+        self.joined = str(locale.datetime_formats["medium"])  # "{1}, {0}": day, time
+        self._texts: dict[Any, str] = {}
+        self._day, self._short_day = _DayPattern(locale, "yMMMEd"), _DayPattern(locale, "yMMMd")
+
+    def _once(self, key: Any, make: Any) -> str:
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = make()
+        return text
+
+    # ---- the pieces, each made once a value ----
+    def day(self, value: date) -> str:
+        """`Wed, May 22, 2019`; `Mi., 22. Mai 2019`."""
+        return self._once(("day", value), lambda: self._day(value))
+
+    def short_day(self, value: date) -> str:
+        """`May 22, 2019`; `22. Mai 2019`."""
+        return self._once(("short", value), lambda: self._short_day(value))
+
+    def clock(self, value: datetime) -> str:
+        """`2:50 PM`; `14:50`."""
+        return self._once(("clock", value.hour, value.minute), lambda: format_time(
+            time(value.hour, value.minute), "short", locale=self.locale))
+
+    def clocks(self, start: datetime, end: datetime) -> str:
+        """The hours of one day: `2:50 – 3:25 PM`; `14:50–15:25 Uhr`."""
+        key = ("clocks", start.hour, start.minute, end.hour, end.minute)
+        return self._once(key, lambda: format_interval(
+            time(start.hour, start.minute), time(end.hour, end.minute), f"{self.hour}m",
+            locale=self.locale))
+
+    def days(self, first: date, last: date, skeleton: str = "yMMMEd") -> str:
+        """A range of days: `Thu, Mar 4 – Sat, Mar 6, 2027`; one day alone as `day`."""
         if first == last:
-            return f"{day(start)}, {clock(start)}{DASH}{clock(end)} {first}"
-        return f"{day(start)}, {clock(start)} {first} {DASH} {clock(end)} {last}"
-    if first == last:
-        return f"{day(start)}, {clock(start)} {DASH} {day(end)}, {clock(end)} {first}"
-    return f"{day(start)}, {clock(start)} {first} {DASH} {day(end)}, {clock(end)} {last}"
+            return self.day(first) if skeleton == "yMMMEd" else self.short_day(first)
+        return self._once(("days", first, last, skeleton), lambda: format_interval(
+            first, last, skeleton, locale=self.locale))
+
+    def zone(self, moment: datetime) -> str:
+        """The zone of `moment` as the page names it (see the module's docstring)."""
+        tz = moment.tzinfo
+        key = ("zone", getattr(tz, "key", None), moment.utcoffset(), moment.dst())
+        return self._once(key, lambda: self._zone(moment))
+
+    def _zone(self, moment: datetime) -> str:
+        if moment.utcoffset() == timezone.utc.utcoffset(None) and \
+                getattr(moment.tzinfo, "key", "UTC") in ("UTC", "Etc/UTC", "Etc/GMT"):
+            return "UTC"
+        offset = get_timezone_gmt(moment, "long", locale=self.locale)
+        if getattr(moment.tzinfo, "key", None) is None:  # an offset, no zone: the offset
+            return offset
+        short = get_timezone_name(moment, "short", locale=self.locale)
+        if short and not _OFFSET_ONLY.fullmatch(short) and short != offset \
+                and short != get_timezone_name(moment, "long", locale=self.locale):
+            return short  # (Babel gives the long name where CLDR marks none in use)
+        city = get_timezone_location(moment, locale=self.locale, return_city=True)
+        return str(self.locale.zone_formats["fallback"] % {"0": offset, "1": city})
+
+    def zone_name(self, moment: datetime) -> str:
+        """CLDR's long name of the zone at `moment` (`Central European Summer Time`), or
+        "" when it has none."""
+        key = ("zone name", getattr(moment.tzinfo, "key", None), moment.utcoffset(),
+               moment.dst())
+
+        def make() -> str:
+            if getattr(moment.tzinfo, "key", None) is None:
+                return ""
+            name = get_timezone_name(moment, "long", locale=self.locale)
+            return "" if _OFFSET_ONLY.fullmatch(name) or name.startswith(
+                get_timezone_gmt(moment, "long", locale=self.locale)[:3]) else name
+        return self._once(key, make)
+
+    def _with_time(self, day_text: str, time_text: str) -> str:
+        return self.joined.replace("{1}", day_text).replace("{0}", time_text)
+
+    # ---- what the pages show ----
+    def when(self, schedule: Schedule) -> str:
+        """The whole date and time range of a talk."""
+        start, end = schedule.start, schedule.end
+        if not isinstance(start, datetime) or not isinstance(end, datetime):
+            return self.days(_as_date(start), _as_date(end))
+        first, last = self.zone(start), self.zone(end)
+        if start.date() == end.date():
+            if first == last:
+                return f"{self._with_time(self.day(start), self.clocks(start, end))} {first}"
+            return (f"{self._with_time(self.day(start), self.clock(start))} {first} \u2013 "
+                    f"{self.clock(end)} {last}")
+        said = "" if first == last else f" {first}"  # one zone: said once, at the end
+        return (f"{self._with_time(self.day(start), self.clock(start))}{said} \u2013 "
+                f"{self._with_time(self.day(end), self.clock(end))} {last}")
+
+    def short_when(self, schedule: Schedule) -> str:
+        """The day (or days) only, for lists: `May 22, 2019`."""
+        return self.days(_as_date(schedule.start), _as_date(schedule.end), "yMMMd")
+
+    def schedule_when(self, schedule: Schedule) -> str:
+        """A list row of an upcoming talk, as a schedule reads: the weekday, the start and
+        its zone (`Thu, Jan 14, 2027 · 6:00 PM EST`); the days with their weekdays when
+        all-day."""
+        start = schedule.start
+        if schedule.all_day or not isinstance(start, datetime):
+            return self.days(_as_date(start), _as_date(schedule.end))
+        return f"{self.day(start)} \u00b7 {self.start_time(schedule)}"
+
+    def start_time(self, schedule: Schedule) -> str:
+        """The time a timed talk starts and its zone (`6:00 PM EST`); "" when all-day."""
+        start = schedule.start
+        if schedule.all_day or not isinstance(start, datetime):
+            return ""
+        return f"{self.clock(start)} {self.zone(start)}"
+
+    def zone_note(self, schedule: Schedule) -> str:
+        """The zone spelled out: `Europe/Madrid, Central European Summer Time`; what
+        `when` says already is not said again; "" for all-day talks and for times at an
+        offset or in UTC, which `when` names whole."""
+        start = schedule.start
+        if schedule.all_day or not isinstance(start, datetime):
+            return ""
+        label = self.zone(start)
+        if label == "UTC":
+            return ""
+        parts = dict.fromkeys(p for p in (schedule.zone, self.zone_name(start)) if p)
+        return ", ".join(p for p in parts if p != label and p != "UTC")
 
 
-def _days(first: date, last: date) -> str:
-    if first == last:
-        return day(first)
-    if first.year != last.year:
-        return f"{day(first)} {DASH} {day(last)}"
-    if first.month != last.month:
-        return f"{WEEKDAYS[first.weekday()]} {first.day} {MONTHS[first.month - 1]} {DASH} " \
-            f"{day(last)}"
-    return f"{WEEKDAYS[first.weekday()]} {first.day} {DASH} {day(last)}"
+class _DayPattern:
+    """CLDR's pattern of a day for a skeleton (`yMMMEd`: the weekday, day, abbreviated
+    month and year, in the locale's order and words), matched once and applied with the
+    locale's names looked up: what Babel's `format_skeleton` gives, at a tenth of its
+    time (it matches the skeleton again at every call). A pattern with another field
+    than these is Babel's to apply."""
+
+    FIELDS = frozenset({"d", "y", "M", "MMM", "LLL", "E", "EE", "EEE"})
+
+    def __init__(self, locale: Locale, skeleton: str) -> None:
+        self.locale = locale
+        self.pattern = parse_pattern(locale.datetime_skeletons[
+            match_skeleton(skeleton, locale.datetime_skeletons)])
+        self.format: str = getattr(self.pattern, "format")  # noqa: B009 - "%(d)s. %(MMM)s…"
+        self.plain = set(re.findall(r"%\((\w+)\)s", self.format)) <= self.FIELDS
+        # Babel's tables resolve CLDR's aliases at every look-up: copied once, plainly
+        names = locale.days["format"]["abbreviated"]
+        self.weekdays = [str(names[day]) for day in range(7)]
+        names = locale.months["format"]["abbreviated"]
+        self.months = [""] + [str(names[month]) for month in range(1, 13)]
+
+    def __call__(self, value: date) -> str:
+        if not self.plain:
+            return str(self.pattern.apply(datetime(value.year, value.month, value.day),
+                                          self.locale))
+        weekday, month = self.weekdays[value.weekday()], self.months[value.month]
+        return self.format % {"d": value.day, "y": value.year, "M": value.month,
+                              "MMM": month, "LLL": month, "E": weekday, "EE": weekday,
+                              "EEE": weekday}
 
 
-def _as_date(value: date) -> date:
-    return value.date() if isinstance(value, datetime) else value
-
-
-def short_when(schedule: Schedule) -> str:
-    """The day (or days) only, for lists."""
-    first, last = _as_date(schedule.start), _as_date(schedule.end)
-    if first == last:
-        return short_day(first)
-    if first.year == last.year and first.month == last.month:
-        return f"{first.day}{DASH}{short_day(last)}"
-    return f"{short_day(first)} {DASH} {short_day(last)}"
-
-
-def schedule_when(schedule: Schedule) -> str:
-    """A list row of an upcoming talk, as a schedule reads: the weekday, the start and its
-    zone (`Thu 14 Jan 2027 · 18:00 EST`); the days with their weekdays when all-day."""
-    start = schedule.start
-    if schedule.all_day or not isinstance(start, datetime):
-        return _days(_as_date(start), _as_date(schedule.end))
-    return f"{day(start)} \u00b7 {start_time(schedule)}"
-
-
-def start_time(schedule: Schedule) -> str:
-    """The time a timed talk starts and its zone (`18:00 EST`); empty when all-day."""
-    start = schedule.start
-    if schedule.all_day or not isinstance(start, datetime):
-        return ""
-    return f"{clock(start)} {zone_label(start)}"
+@lru_cache(maxsize=16)
+def dates_for(locale: Locale) -> Dates:
+    return Dates(locale)
 
 
 def instant(value: datetime) -> str:
@@ -93,18 +212,12 @@ def instant(value: datetime) -> str:
     return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def zone_note(schedule: Schedule) -> str:
-    """The zone spelled out: `Europe/Madrid, UTC+02:00`; empty for all-day talks, and
-    for times in UTC or at an offset, which the time's own label names already."""
-    if schedule.all_day or not isinstance(schedule.start, datetime):
-        return ""
-    label = zone_label(schedule.start)  # what `when` already says: never twice
-    parts = dict.fromkeys(p for p in (schedule.zone, utc_offset(schedule.start)) if p)
-    return ", ".join(p for p in parts if p != label)
-
-
 def machine(value: date) -> str:
     """The `datetime` attribute of <time>: ISO 8601 with the real offset."""
     if isinstance(value, datetime):
         return value.isoformat(timespec="minutes" if not value.second else "seconds")
     return value.isoformat()
+
+
+def _as_date(value: date) -> date:
+    return value.date() if isinstance(value, datetime) else value

@@ -29,9 +29,9 @@ from .plan import (
     SEARCH,
     SITE_FILE,
     SITEMAP,
-    STYLESHEET,
     TALK,
     TALKS_JSON,
+    WRAPPED_ASSET,
     Recipe,
 )
 
@@ -141,13 +141,15 @@ class CopiedFile(Kind):
         return Output(recipe.path, source=recipe.source, origin=recipe.origin)
 
 
-class Stylesheet(Kind):
-    """A stylesheet of the theme with rules of the site's settings after it (the accent
-    colour: theme.py); the file itself is never changed."""
+class WrappedAsset(Kind):
+    """A file of the theme with text of the site's before and after it (`Theme.around`:
+    the accent colour's rules after style.css, a script's translations before it); the
+    file itself is never changed."""
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         data = _source_bytes(recipe, "file")
-        return Output(recipe.path, data + recipe.text[0].encode("utf-8"), origin=recipe.origin)
+        before, after = (part.encode("utf-8") for part in recipe.text)
+        return Output(recipe.path, before + data + after, origin=recipe.origin)
 
 
 class SiteFile(Kind):
@@ -265,7 +267,7 @@ KINDS: dict[str, Kind] = {
     TALK: TemplatePage(), PAGE: TemplatePage(), FEED: CalendarFeed(), EVENT_FILE: EventFile(),
     TALKS_JSON: TalksJson(), SEARCH: SearchIndex(), ATOM: AtomFeed(), SITEMAP: Sitemap(),
     ROBOTS: Robots(), FILE: CopiedFile(), REDIRECT: Redirect(), IMAGE: ResizedImage(),
-    CARD: SocialCardImage(), STYLESHEET: Stylesheet(), SITE_FILE: SiteFile()}
+    CARD: SocialCardImage(), WRAPPED_ASSET: WrappedAsset(), SITE_FILE: SiteFile()}
 
 
 def _picture(recipe: Recipe) -> tuple[Picture, Copy]:

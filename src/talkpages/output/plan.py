@@ -28,7 +28,7 @@ TALK, PAGE, FEED, EVENT_FILE = "talk", "page", "feed", "event file"
 ATOM, TALKS_JSON, SEARCH, SITEMAP, ROBOTS, FILE, REDIRECT, IMAGE, CARD = (
     "feed.xml", "talks.json", "search.json", "sitemap.xml", "robots.txt", "file", "redirect",
     "image", "card")
-STYLESHEET, SITE_FILE = "stylesheet", "site file"
+WRAPPED_ASSET, SITE_FILE = "wrapped asset", "site file"
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,8 +98,8 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
                pieces=tuple(pieces["record"][id(t)] for t in talks)),
         Recipe("search.json", SEARCH, "the search index",
                pieces=tuple(pieces["row"][id(t)] for t in site.upcoming + site.past))]
-    recipes += [Recipe(f"assets/{theme.published_name(name)}", STYLESHEET, str(path),
-                       text=(theme.appended[name],), source=path) if name in theme.appended
+    recipes += [Recipe(f"assets/{theme.published_name(name)}", WRAPPED_ASSET, str(path),
+                       text=theme.around[name], source=path) if name in theme.around
                 else Recipe(f"assets/{theme.published_name(name)}", FILE, str(path), source=path)
                 for name, path in theme.assets.items()]
     if config.favicon is None:

@@ -212,14 +212,15 @@ def feed_urls(site: Site, path: str) -> dict[str, str]:
 
 def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
     unsafe = site.config.unsafe_html
+    dates = formatting.dates_for(site.messages.locale)
     return {
         "markdown": lambda text, math=False, inline=False: Markup(markup.to_html(
             text, unsafe=unsafe, math=math, inline=inline)),
-        "when": formatting.when,
-        "short_when": formatting.short_when,
-        "zone_note": formatting.zone_note,
+        "when": dates.when,
+        "short_when": dates.short_when,
+        "zone_note": dates.zone_note,
         "machine": formatting.machine,
-        "schedule_when": formatting.schedule_when,
+        "schedule_when": dates.schedule_when,
         "instant": formatting.instant,
         "absolute": lambda path: site.config.absolute_url(sitefiles.url_path(path)),
         "href": pages.href,

@@ -127,7 +127,8 @@ STATUS_LINES = {"cancelled": N_("Cancelled: %(facts)s"), "postponed": N_("Postpo
 def _entry(site: Site, talk: Talk) -> list[str]:
     url = site.config.absolute_url(url_path(talk.url))
     where = ", ".join(p for p in [talk.event, talk.location] if p)
-    facts = formatting.when(talk.schedule) + (f" · {where}" if where else "")
+    facts = formatting.dates_for(site.messages.locale).when(talk.schedule) \
+        + (f" · {where}" if where else "")
     status = taxonomy.status(talk)
     if status:
         facts = site.messages.gettext(STATUS_LINES[status]) % {"facts": facts}
@@ -172,7 +173,8 @@ def talk_record(site: Site, talk: Talk) -> dict[str, Any]:
         "slug": talk.slug, "url": page, "title": talk.title,
         "start": _moment(talk.schedule.start), "end": _moment(talk.schedule.end),
         "all_day": talk.schedule.all_day, "timezone": talk.schedule.zone,
-        "when": formatting.when(talk.schedule), "status": taxonomy.status(talk) or None,
+        "when": formatting.dates_for(site.messages.locale).when(talk.schedule),
+        "status": taxonomy.status(talk) or None,
         "speakers": [{"name": taxonomy.speaker_name(site, a),
                       "url": config.absolute_url(taxonomy.speaker_path(site, a))}
                      for a in talk.authors],
@@ -213,13 +215,13 @@ def talks_json(site: Site, feeds: dict[str, str], records: Iterable[bytes]) -> I
 
 def search_row(site: Site, talk: Talk) -> bytes:
     """What the index's filter searches and shows of a talk (a fragment made with the
-    talk's page): `[path, title, day, time, start, length, speakers, event, location,
-    tags, status]`, and `until` after them for a series.
+    talk's page): `[path, title, day, line, start, length, speakers, event, location,
+    tags, status, year]`, and `until` after them for a series.
 
-    `day` is the day (or days) of a compact row (`22 May 2019`), `time` the start and
-    zone of a timed talk (`18:00 EST`, else empty), from which with the weekdays the
-    script writes the line of an upcoming row (`Thu 14 Jan 2027 · 18:00 EST`, as
-    `formatting.schedule_when`); `start` the instant it starts in seconds since 1970
+    `day` is the day (or days) of a compact row (`May 22, 2019`), `line` that of an
+    upcoming row (`Thu, Jan 14, 2027 · 6:00 PM EST`, `Dates.schedule_when`), both in the
+    site's language as the pages write them; `year` the year the talk is listed under;
+    `start` the instant it starts in seconds since 1970
     (UTC), `length` the seconds until it is over; `until`, when the last occurrence of
     a series is over (null: never). Which talks are upcoming is the reader's clock's to
     say, so a row says nothing of the time of the build. A speaker or a tag is its
@@ -227,14 +229,16 @@ def search_row(site: Site, talk: Talk) -> bytes:
     name (`derived_slug`). The file is fetched whole: every field earns its bytes."""
     schedule = talk.schedule
     start = schedule.start_utc
+    dates = formatting.dates_for(site.messages.locale)
     row: list[Any] = [
-        url_path(talk.url), talk.title, formatting.short_when(schedule),
-        formatting.start_time(schedule), _seconds(start),
+        url_path(talk.url), talk.title, dates.short_when(schedule),
+        dates.schedule_when(schedule), _seconds(start),
         _seconds(schedule.end_utc) - _seconds(start),
         [_named(name, taxonomy.speaker_slug(name))
          for name in (taxonomy.speaker_name(site, a) for a in talk.authors)],
         talk.event, talk.location,
-        [_named(tag, taxonomy.tag_slug(tag)) for tag in talk.tags], taxonomy.status(talk)]
+        [_named(tag, taxonomy.tag_slug(tag)) for tag in talk.tags], taxonomy.status(talk),
+        schedule.start.year]
     if talk.recurrence is not None:  # upcoming until its last date is over
         endless = talk.is_upcoming(END_OF_TIME)  # cut short: no last date to give
         row.append(None if endless else _seconds(talk.occurrences[-1].end_utc))

@@ -64,7 +64,8 @@ def talk_card(site: SiteView, talk: Talk) -> Card:
     names = ", ".join(taxonomy.speaker_name(site, author) for author in talk.authors)
     schedule = talk.next_schedule(site.now)
     picture = pictures.featured(talk)
-    return Card(talk.title, formatting.schedule_when(schedule), names, talk.event,
+    return Card(talk.title, formatting.dates_for(site.messages.locale).schedule_when(schedule),
+                names, talk.event,
                 colour=colour(site), background=picture.digest if picture is not None else "",
                 focal_point=picture.focal_point if picture is not None else "")
 

@@ -121,6 +121,7 @@ class Views:
 
     def __init__(self, site: SiteView) -> None:
         self.site = site
+        self.dates = formatting.dates_for(site.messages.locale)
         self.people: dict[str, tuple[Named, Speaker | None]] = {}
         self.faces: dict[str, pictures.Picture | None] = {}
         self.others: dict[Talk, Other] = {}
@@ -151,10 +152,10 @@ class Views:
             jsonld=Markup(jsonld.script(data)),
             status=status,
             event_href=pages.href(talk.event_url),
-            when=formatting.when(schedule),
+            when=self.dates.when(schedule),
             start=formatting.machine(schedule.start),
             end=formatting.machine(schedule.end),
-            zone=formatting.zone_note(schedule),
+            zone=self.dates.zone_note(schedule),
             place=", ".join(talk.address.lines()) if talk.address else "",
             map=pages.venue_map(talk),
             speakers=tuple(self._person(author)[0] for author in talk.authors),
@@ -211,7 +212,7 @@ class Views:
         """`talk` beside another's, on the day of its occurrence a list shows."""
         other = self.others.get(talk)
         if other is None:
-            other = self.others[talk] = Other(talk.url, talk.title, formatting.short_when(
+            other = self.others[talk] = Other(talk.url, talk.title, self.dates.short_when(
                 talk.next_schedule(self.site.now)))
         return other
 

@@ -32,24 +32,23 @@ import hashlib
 import io
 import os
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
 import jinja2
 import jinja2.bccache
-import jinja2.ext
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
-from jinja2.lexer import Token, TokenStream
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..content import links
 from ..content.colours import accent_css, accent_shades
 from ..content.config import Config
 from ..content.messages import Messages, messages_for
+from .translated import install, script_messages
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # talkpages/
 
@@ -111,7 +110,9 @@ class Theme:
     env: jinja2.Environment
     assets: dict[str, Path]  # name (POSIX, relative to assets/) -> file
     published: dict[str, str] = field(default_factory=dict)  # name -> hashed name, CSS/JS
-    appended: dict[str, str] = field(default_factory=dict)  # name -> CSS of the settings
+    # name -> what is published before and after the file: the CSS of the settings after
+    # style.css, the translations of a script's messages before it
+    around: dict[str, tuple[str, str]] = field(default_factory=dict)
     messages: Messages = field(default_factory=lambda: messages_for("en"))
 
     def published_name(self, name: str) -> str:
@@ -120,16 +121,25 @@ class Theme:
 
     def for_config(self, config: Config) -> Theme:
         """The theme with the rules of the site's settings after its `style.css` (the
-        accent colour's shades: colours.py), published under the hash of the whole: a
-        new colour is a new address. The file itself is left as it is."""
-        name = "style.css"
-        if not config.accent_color or name not in self.assets:
+        accent colour's shades: colours.py), and the translations of what each script
+        says before it (translated.py), each published under the hash of the whole: a
+        new colour or translation is a new address. The files themselves are left as
+        they are."""
+        around: dict[str, tuple[str, str]] = {}
+        if config.accent_color and "style.css" in self.assets:
+            around["style.css"] = ("", accent_css(accent_shades(config.accent_color)))
+        for name, path in self.assets.items():
+            if name.endswith((".js", ".mjs")):
+                before = script_messages(path.read_bytes(), self.messages)
+                if before:
+                    around[name] = (before, "")
+        if not around:
             return self
-        css = accent_css(accent_shades(config.accent_color))
-        data = self.assets[name].read_bytes() + css.encode("utf-8")
-        return dataclasses.replace(self, published={**self.published,
-                                                    name: hashed_name(name, data)},
-                                   appended={name: css})
+        published = {**self.published}
+        for name, (before, after) in around.items():
+            data = self.assets[name].read_bytes()
+            published[name] = hashed_name(name, before.encode() + data + after.encode())
+        return dataclasses.replace(self, published=published, around=around)
 
     @classmethod
     def for_site(cls, site_dir: Path,
@@ -248,38 +258,6 @@ class Sandbox(ImmutableSandboxedEnvironment):
                     raise SecurityError("a template may not repeat text or a list "
                                         f"{count} times")
         return self.checked(super().call_binop(context, operator, left, right))
-
-
-class BakedTranslations(jinja2.ext.Extension):
-    """`_("text")` in a template, with a written text, becomes the translation itself as
-    the template is compiled (see the module's docstring); the environment's `messages`
-    say into what. Any other use of `_` is left to Jinja's i18n extension."""
-
-    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
-        messages: Messages = self.environment.messages  # type: ignore[attr-defined]
-        tokens = list(stream)
-        at = 0
-        while at < len(tokens):
-            token = tokens[at]
-            if token.type == "name" and token.value == "_" and at + 3 < len(tokens) \
-                    and tokens[at + 1].type == "lparen" and tokens[at + 2].type == "string" \
-                    and tokens[at + 3].type == "rparen" \
-                    and not (at and tokens[at - 1].type == "dot"):
-                yield Token(token.lineno, "string", messages.gettext(tokens[at + 2].value))
-                at += 4
-                continue
-            yield token
-            at += 1
-
-
-def install(env: jinja2.Environment, messages: Messages) -> None:
-    """Give `env` the site's messages: `_("…")` baked, and gettext, ngettext and
-    `{% trans %}` for what is only known as a page is made."""
-    env.extend(messages=messages)
-    env.add_extension(BakedTranslations)
-    env.add_extension("jinja2.ext.i18n")
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        messages.gettext, messages.ngettext, newstyle=True)
 
 
 HASHED_SUFFIXES = (".css", ".js", ".mjs")
