@@ -167,7 +167,6 @@ def _escape_less_than(prose: str) -> str:
 _TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)[^<>]*>")  # cmark's: `<`, `>` are escaped inside
 _BLOCKS = frozenset("p br hr li ul ol h1 h2 h3 h4 h5 h6 blockquote pre div table tr td th "
                     "section figure figcaption".split())
-_SPACES = re.compile(r"\s+")
 _LINK = re.compile(r'<a href="([^"<>]*)"[^<>]*>((?:[^<]|<(?!/a>))*)</a>')  # cmark's links
 
 
@@ -186,6 +185,6 @@ def plain_text(text: str, paragraphs: bool = False) -> str:
                          else f"{a[2]} ({a[1]})", made)
     rendered = html.unescape(_TAG.sub(lambda tag: block if tag[2] in _BLOCKS else "", made))
     if not paragraphs:
-        return _SPACES.sub(" ", rendered).strip()
-    lines = (_SPACES.sub(" ", line).strip() for line in rendered.split("\n"))
+        return " ".join(rendered.split())
+    lines = (" ".join(line.split()) for line in rendered.split("\n"))
     return "\n".join(line for line in lines if line)
