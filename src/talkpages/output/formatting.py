@@ -19,6 +19,7 @@ microseconds a call.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime, time, timezone
 from functools import lru_cache
 from typing import Any
@@ -36,6 +37,7 @@ from babel.dates import (
 
 from ..content.times import Schedule
 
+_KEPT = 500_000  # texts kept at most (some 60 MB): then forgotten, and made again
 _OFFSET_ONLY = re.compile(r"[+\-\u2212]\d{2}:?\d{2}")  # Babel's answer when CLDR has no name
 
 
@@ -48,11 +50,33 @@ class Dates:
         self.joined = str(locale.datetime_formats["medium"])  # "{1}, {0}": day, time
         self._texts: dict[Any, str] = {}
         self._day, self._short_day = _DayPattern(locale, "yMMMEd"), _DayPattern(locale, "yMMMd")
+        self._when_kept: dict[int, tuple[Schedule, str]] = {}
+        self._short_when_kept: dict[int, tuple[Schedule, str]] = {}
+        self._schedule_when_kept: dict[int, tuple[Schedule, str]] = {}
+        self._start_time_kept: dict[int, tuple[Schedule, str]] = {}
+        self._zone_note_kept: dict[int, tuple[Schedule, str]] = {}
 
     def _once(self, key: Any, make: Any) -> str:
         text = self._texts.get(key)
         if text is None:
+            if len(self._texts) >= _KEPT:  # `serve` builds again and again: bounded
+                self._texts.clear()
             text = self._texts[key] = make()
+        return text
+
+    def _of(self, kept: dict[int, tuple[Schedule, str]], schedule: Schedule,
+            make: Callable[[Schedule], str]) -> str:
+        """A text of a talk's schedule, made once: a talk's page, list item, feed entry and
+        records each ask for it. Kept by the schedule's id, with the schedule (so that the
+        id stays its own): a talk's page asks for several, and hashing a schedule costs
+        more than making some of them."""
+        found = kept.get(id(schedule))
+        if found is not None and found[0] is schedule:
+            return found[1]
+        if len(kept) >= _KEPT // 5:
+            kept.clear()
+        text = make(schedule)
+        kept[id(schedule)] = (schedule, text)
         return text
 
     # ---- the pieces, each made once a value ----
@@ -122,6 +146,9 @@ class Dates:
 
     # ---- what the pages show ----
     def when(self, schedule: Schedule) -> str:
+        return self._of(self._when_kept, schedule, self._when)
+
+    def _when(self, schedule: Schedule) -> str:
         """The whole date and time range of a talk."""
         start, end = schedule.start, schedule.end
         if not isinstance(start, datetime) or not isinstance(end, datetime):
@@ -137,10 +164,16 @@ class Dates:
                 f"{self._with_time(self.day(end), self.clock(end))} {last}")
 
     def short_when(self, schedule: Schedule) -> str:
+        return self._of(self._short_when_kept, schedule, self._short_when)
+
+    def _short_when(self, schedule: Schedule) -> str:
         """The day (or days) only, for lists: `May 22, 2019`."""
         return self.days(_as_date(schedule.start), _as_date(schedule.end), "yMMMd")
 
     def schedule_when(self, schedule: Schedule) -> str:
+        return self._of(self._schedule_when_kept, schedule, self._schedule_when)
+
+    def _schedule_when(self, schedule: Schedule) -> str:
         """A list row of an upcoming talk, as a schedule reads: the weekday, the start and
         its zone (`Thu, Jan 14, 2027 · 6:00 PM EST`); the days with their weekdays when
         all-day."""
@@ -150,6 +183,9 @@ class Dates:
         return f"{self.day(start)} \u00b7 {self.start_time(schedule)}"
 
     def start_time(self, schedule: Schedule) -> str:
+        return self._of(self._start_time_kept, schedule, self._start_time)
+
+    def _start_time(self, schedule: Schedule) -> str:
         """The time a timed talk starts and its zone (`6:00 PM EST`); "" when all-day."""
         start = schedule.start
         if schedule.all_day or not isinstance(start, datetime):
@@ -157,6 +193,9 @@ class Dates:
         return f"{self.clock(start)} {self.zone(start)}"
 
     def zone_note(self, schedule: Schedule) -> str:
+        return self._of(self._zone_note_kept, schedule, self._zone_note)
+
+    def _zone_note(self, schedule: Schedule) -> str:
         """The zone spelled out: `Europe/Madrid, Central European Summer Time`; what
         `when` says already is not said again; "" for all-day talks and for times at an
         offset or in UTC, which `when` names whole."""

@@ -165,8 +165,8 @@ def _escape_less_than(prose: str) -> str:
 
 
 _TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)[^<>]*>")  # cmark's: `<`, `>` are escaped inside
-_BLOCKS = frozenset("p br hr li ul ol h1 h2 h3 h4 h5 h6 blockquote pre div table tr td th "
-                    "section figure figcaption".split())
+_BLOCK_TAG = re.compile(r"</?(?:p|br|hr|li|ul|ol|h[1-6]|blockquote|pre|div|table|tr|td|th|"
+                        r"section|figure|figcaption)\b[^<>]*>")
 _LINK = re.compile(r'<a href="([^"<>]*)"[^<>]*>((?:[^<]|<(?!/a>))*)</a>')  # cmark's links
 
 
@@ -178,12 +178,11 @@ def plain_text(text: str, paragraphs: bool = False) -> str:
     event's description, which clients show as plain text)."""
     import html
 
-    block = "\n" if paragraphs else " "
     made = to_html(text)
-    if paragraphs:  # a link keeps its address: "the slides (https://…)"
+    if paragraphs and "<a " in made:  # a link keeps its address: "the slides (https://…)"
         made = _LINK.sub(lambda a: a[2] if _TAG.sub("", a[2]) == a[1]
                          else f"{a[2]} ({a[1]})", made)
-    rendered = html.unescape(_TAG.sub(lambda tag: block if tag[2] in _BLOCKS else "", made))
+    rendered = html.unescape(_TAG.sub("", _BLOCK_TAG.sub("\n" if paragraphs else " ", made)))
     if not paragraphs:
         return " ".join(rendered.split())
     lines = (" ".join(line.split()) for line in rendered.split("\n"))
