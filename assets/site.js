@@ -10,18 +10,20 @@
   "use strict";
 
   /* What the page says, in the site's language: the build puts the site's translations
-     of the texts marked _("…") here in TALKPAGES_MESSAGES, before the script (a plural
-     one as CLDR's categories: Intl.PluralRules picks); English needs none. */
-  var MESSAGES = window.TALKPAGES_MESSAGES || {};
+     of the texts marked _("…") in TALKPAGES_MESSAGES, before each script that says them
+     (a plural one as CLDR's categories: Intl.PluralRules picks); English needs none.
+     Read when a text is asked for: filter.js, after this script, adds its own. */
   var LANG = document.documentElement.lang || undefined;
-  function _(text) { return typeof MESSAGES[text] === "string" ? MESSAGES[text] : text; }
+  function said(text) { return (window.TALKPAGES_MESSAGES || {})[text]; }
+  function _(text) { var found = said(text); return typeof found === "string" ? found : text; }
   function ngettext(one, other, count) {
-    var forms = MESSAGES[one], text = count === 1 ? one : other;
+    var forms = said(one), text = count === 1 ? one : other;
     if (forms && typeof forms === "object") {
       text = forms[new Intl.PluralRules(LANG).select(count)] || forms.other || text;
     }
     return text.replace("%(num)d", count);
   }
+  window.talkpagesText = { _: _, ngettext: ngettext };  /* for filter.js */
 
   /* ---- Local time: the event's zone stays the reference; this adds the visitor's. ---- */
   function offsetOf(iso) {  /* minutes east of UTC written in an ISO 8601 date-time */

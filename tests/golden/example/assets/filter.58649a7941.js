@@ -14,19 +14,9 @@
 (function () {
   "use strict";
 
-  /* What the page says, in the site's language: the build puts the site's translations
-     of the texts marked _("…") here in TALKPAGES_MESSAGES, before the script (a plural
-     one as CLDR's categories: Intl.PluralRules picks); English needs none. */
-  var MESSAGES = window.TALKPAGES_MESSAGES || {};
-  var LANG = document.documentElement.lang || undefined;
-  function _(text) { return typeof MESSAGES[text] === "string" ? MESSAGES[text] : text; }
-  function ngettext(one, other, count) {
-    var forms = MESSAGES[one], text = count === 1 ? one : other;
-    if (forms && typeof forms === "object") {
-      text = forms[new Intl.PluralRules(LANG).select(count)] || forms.other || text;
-    }
-    return text.replace("%(num)d", count);
-  }
+  /* What the page says, in the site's language: site.js's, which every page loads
+     before this script (both are deferred, site.js first in the page). */
+  var _ = window.talkpagesText._, ngettext = window.talkpagesText.ngettext;
 
   var LIMIT = 200;  /* matches of search.json shown at once */
   var LONGEST = 200;  /* characters of ?q= read */
