@@ -136,3 +136,31 @@ def test_a_day_is_written_as_babel_writes_cldr_s_pattern(language: str) -> None:
         midnight = datetime(day.year, day.month, day.day)
         assert dates.day(day) == format_skeleton("yMMMEd", midnight, locale=locale)
         assert dates.short_day(day) == format_skeleton("yMMMd", midnight, locale=locale)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja", "ar", "ko", "fr", "hi", "zh_Hans"])
+def test_the_hours_of_a_day_are_written_as_babel_writes_cldr_s_interval(language: str) -> None:
+    """The interval's halves are parsed once and applied with the hour, minute and
+    period looked up (formatting._HoursPattern): the text of Babel's `format_interval`."""
+    from datetime import time
+
+    from babel.dates import format_interval
+
+    locale = Locale.parse(language)
+    dates = formatting.Dates(locale)
+    skeleton = f"{dates.hour}m"
+    for first, last in ((time(9, 0), time(9, 30)), (time(9, 50), time(10, 5)),
+                        (time(11, 30), time(12, 15)), (time(0, 0), time(23, 59)),
+                        (time(14, 50), time(15, 25)), (time(12, 0), time(12, 0))):
+        start = datetime(2019, 5, 22, first.hour, first.minute, tzinfo=MADRID)
+        end = datetime(2019, 5, 22, last.hour, last.minute, tzinfo=MADRID)
+        assert dates.clocks(start, end) == format_interval(first, last, skeleton,
+                                                           locale=locale)
+
+
+def test_traditional_chinese_hours_are_written_though_babel_cannot_read_their_pattern() -> None:
+    """Regression: zh-Hant's times carry CLDR's flexible day period (`Bh:mm`), which
+    Babel's format_interval cannot compare and raised on: CLDR's fallback is used."""
+    dates = formatting.Dates(Locale.parse("zh_Hant"))
+    assert dates.when(MAY_22) == \
+        "2019年5月22日週三 下午2:50\u2009–\u2009下午3:25 馬德里（GMT+02:00）"

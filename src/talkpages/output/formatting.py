@@ -50,6 +50,7 @@ class Dates:
         self.joined = str(locale.datetime_formats["medium"])  # "{1}, {0}": day, time
         self._texts: dict[Any, str] = {}
         self._day, self._short_day = _DayPattern(locale, "yMMMEd"), _DayPattern(locale, "yMMMd")
+        self._clocks = _HoursPattern(locale, f"{self.hour}m")
         self._when_kept: dict[int, tuple[Schedule, str]] = {}
         self._short_when_kept: dict[int, tuple[Schedule, str]] = {}
         self._schedule_when_kept: dict[int, tuple[Schedule, str]] = {}
@@ -96,9 +97,8 @@ class Dates:
     def clocks(self, start: datetime, end: datetime) -> str:
         """The hours of one day: `2:50 – 3:25 PM`; `14:50–15:25 Uhr`."""
         key = ("clocks", start.hour, start.minute, end.hour, end.minute)
-        return self._once(key, lambda: format_interval(
-            time(start.hour, start.minute), time(end.hour, end.minute), f"{self.hour}m",
-            locale=self.locale))
+        return self._once(key, lambda: self._clocks(time(start.hour, start.minute),
+                                                    time(end.hour, end.minute)))
 
     def days(self, first: date, last: date, skeleton: str = "yMMMEd") -> str:
         """A range of days: `Thu, Mar 4 – Sat, Mar 6, 2027`; one day alone as `day`."""
@@ -238,6 +238,57 @@ class _DayPattern:
         return self.format % {"d": value.day, "y": value.year, "M": value.month,
                               "MMM": month, "LLL": month, "E": weekday, "EE": weekday,
                               "EEE": weekday}
+
+
+class _HoursPattern:
+    """CLDR's interval of two times of one day for a skeleton (`hm`: `2:50 – 3:25 PM`),
+    as Babel's `format_interval` writes it: the pattern of the first field in CLDR's
+    order that differs (the half of the day, the hour, the minute), its two halves
+    parsed once and applied with the hour, minute and period looked up. A pattern with
+    another field, or a locale without the skeleton, is Babel's to write."""
+
+    FIELDS = frozenset({"h", "hh", "H", "HH", "m", "mm", "a"})
+
+    def __init__(self, locale: Locale, skeleton: str) -> None:
+        self.locale, self.skeleton = locale, skeleton
+        found = locale.interval_formats.get(skeleton) or {}
+        self.halves: dict[str, list[str]] = {
+            field: [str(parse_pattern(half).format) for half in halves]  # "%(h)s:%(mm)s…"
+            for field, halves in found.items()}
+        said = {name for halves in self.halves.values() for half in halves
+                for name in re.findall(r"%\((\w+)\)s", half)}
+        self.plain = bool(self.halves) and said <= self.FIELDS and \
+            set(self.halves) <= {"a", "h", "H", "m"}
+        periods = locale.day_periods["format"]["abbreviated"]
+        self.periods = (str(periods["am"]), str(periods["pm"])) if self.plain else ("", "")
+
+    def __call__(self, start: time, end: time) -> str:
+        if not self.plain or (start.hour, start.minute) == (end.hour, end.minute):
+            return self._babel(start, end)
+        if "a" in self.halves and (start.hour < 12) != (end.hour < 12):
+            field = "a"
+        elif start.hour != end.hour:
+            field = "h" if "h" in self.halves else "H"
+        else:
+            field = "m"
+        if field not in self.halves:
+            return self._babel(start, end)
+        first, second = self.halves[field]
+        return first % self._fields(start) + second % self._fields(end)
+
+    def _babel(self, start: time, end: time) -> str:
+        try:
+            return str(format_interval(start, end, self.skeleton, locale=self.locale))
+        except NotImplementedError:  # Babel reads no flexible day period (zh-Hant's `B`)
+            pattern = str(self.locale.interval_formats.get(None) or "{0} \u2013 {1}")
+            return pattern.replace("{0}", format_time(start, "short", locale=self.locale)) \
+                .replace("{1}", format_time(end, "short", locale=self.locale))
+
+    def _fields(self, value: time) -> dict[str, Any]:
+        hour = value.hour % 12 or 12
+        return {"h": hour, "hh": f"{hour:02d}", "H": value.hour, "HH": f"{value.hour:02d}",
+                "m": value.minute, "mm": f"{value.minute:02d}",
+                "a": self.periods[value.hour >= 12]}
 
 
 @lru_cache(maxsize=16)
