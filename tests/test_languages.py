@@ -128,3 +128,15 @@ def test_arabic_pages_are_right_to_left_and_others_left_to_right(make_site: Make
     assert '<html lang="ar" dir="rtl">' in arabic["index.html"].decode()
     german = outputs(render_site(_site(make_site, "de")))  # the same folder, rewritten
     assert '<html lang="de">' in german["index.html"].decode()
+
+
+@pytest.mark.parametrize("language", ["en", "en-GB", "de", "fr", "es", "it", "pt-BR", "nl", "pl",
+                                      "ru", "uk", "tr", "zh-Hans", "zh-TW", "ja", "ko", "ar",
+                                      "he", "fa", "hi", "th", "sv", "lt"])
+def test_a_site_builds_in_every_shipped_language_and_others_cldr_knows(
+        make_site: MakeSite, language: str) -> None:
+    """Regression: a zh-Hant site failed as an internal error (Babel could not compare
+    the flexible day period of its times): every language a site may name builds."""
+    result = render_site(_site(make_site, language))
+    assert result.ok, result.diagnostics
+    assert f'lang="{language}"' in outputs(result)["index.html"].decode()
