@@ -1,19 +1,16 @@
 """What the site says to its visitors, in the site's language.
 
-Every word of the interface (a page's labels, a feed's "Cancelled", a card's alt text)
+Every word of the interface (a page's labels, a feed's "CANCELLED.", a script's counts)
 is written in English in the code and the templates, marked `_("…")`, and looked up
 in a gettext catalogue of the site's language: `src/talkpages/locales/<locale>.po`,
 managed with Babel (`talkpages.pot` is the list of every message, extracted from the
 templates and the code; README, *Languages*). A site may override any message, or
 speak a language no catalogue ships, in `i18n/<language>.toml` (Hugo's place for
-them): the English text as the key, so that what is changed is what the page shows.
+them; sitetexts.py): the English text as the key, so that what is changed is what the
+page shows.
 
-In the templates, `_("…")` with a written text is translated when the template is
-compiled, not each time a page is made: the compiled template holds the translation
-as a constant, so a page in German costs what a page in English does. Compiled
-templates are therefore kept per language and catalogue (engine/bytecode.py). A text
-only known when a page is made (`_(name)`), Jinja's `{% trans %}` and `ngettext` are
-looked up as the page is made.
+How the templates and the scripts are given these messages: output/translated.py
+(a template's written texts are translated as it is compiled).
 
 Plural forms: a catalogue's own `Plural-Forms` rule picks among its forms; a site's
 override gives CLDR's categories (`one`, `few`, `many`, `other`…), as Hugo's do, and
@@ -46,15 +43,13 @@ Override = str | Mapping[str, str]  # a text, or CLDR's plural categories to tex
 
 @dataclass(frozen=True)
 class Messages:
-    """The site's language, its CLDR locale and what it says in it. `shipped`: a
-    catalogue of the language ships with talkpages (English always does)."""
+    """The site's language, its CLDR locale and what it says in it."""
 
     language: str  # the site's BCP 47 tag, as its pages' `lang`
     locale: Locale
     translations: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
     plural_index: Callable[[int], int] = lambda count: int(count != 1)
     overrides: Mapping[str, Override] = field(default_factory=dict)
-    shipped: bool = True
     digest: str = ""  # of the catalogue and the overrides: compiled templates' key
 
     def gettext(self, text: str) -> str:
@@ -91,16 +86,15 @@ class Messages:
 def messages_for(language: str, overrides: Mapping[str, Override] | None = None) -> Messages:
     """The messages of a site in `language` (a BCP 47 tag, already checked), with the
     site's own `overrides`. A language CLDR does not know is written in English, with
-    English dates (`shipped` is False: the build says so)."""
+    English dates (and a warning: sitetexts.untranslated)."""
     locale = cldr_locale(language)
     name, translations, plural_expr = _catalogue(catalogue_name(language))
     overrides = dict(overrides or {})
-    shipped = name is not None or locale.language == ENGLISH
     digest = hashlib.sha256(repr((str(locale), name, sorted(translations.items()),
                                   sorted((k, str(v)) for k, v in overrides.items())))
                             .encode("utf-8")).hexdigest()[:16]
     return Messages(language, locale, translations, _plural_rule(plural_expr), overrides,
-                    shipped, digest)
+                    digest)
 
 
 _BY_SETTINGS: dict[int, tuple[Any, Messages]] = {}
