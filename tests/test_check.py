@@ -71,11 +71,18 @@ def test_past_talk_without_slides_or_video(make_site: MakeSite, run_cli) -> None
         "talks/video.md": talk("Video", PAST, 'url_video = "https://youtu.be/x"'),
         "talks/custom.md": talk("Custom", PAST, '[[links]]\nname = "Recording"\n'
                                 'url = "https://example.org/r"'),
+        "talks/in-text.md": talk("In text", PAST, body="Download the [slides here]"
+                                 "(https://example.org/files/talk.pdf)."),
+        "talks/bare-link.md": talk("Bare link", PAST,
+                                   body="Watch: https://www.youtube.com/watch?v=x"),
+        "talks/other-link.md": talk("Other link", PAST,
+                                    body="See [the paper](https://example.org/paper)."),
     })
     code, _, err = check(run_cli, site)
     assert code == 0
     assert "talks/bare.md:3:1: warning: past talk with no slides or video" in err
-    assert err.count("past talk with no slides or video") == 1
+    assert "talks/other-link.md:3:1: warning: past talk with no slides or video" in err
+    assert err.count("past talk with no slides or video") == 2  # the text's links count
 
 
 def test_upcoming_talk_without_an_event_link(make_site: MakeSite, run_cli) -> None:
@@ -198,3 +205,16 @@ def test_raw_html_in_a_body_of_backtick_runs_is_found_in_linear_time() -> None:
 ])
 def test_raw_html_outside_code_spans_and_fences(text: str, found: tuple[list[str], int]) -> None:
     assert lint.raw_html(text) == found
+
+
+def test_looking_for_slides_in_a_talk_s_text_takes_linear_time() -> None:
+    """A text of a million `[` (or of long link texts) is read at once: no link text
+    holds a `[`, so each one fails where it starts."""
+    import time
+
+    from talkpages.content.lint import _body_media
+
+    started = time.process_time()
+    for body in ("[" * 1_000_000, ("[" + "x" * 299) * 3000, "[a](" * 200_000):
+        assert not _body_media(body)
+    assert time.process_time() - started < 2

@@ -142,6 +142,24 @@ def _has_media(talk: Talk) -> bool:
         if link.kind in MEDIA_KINDS or any(word in name for word in
                                            ("slide", "video", "recording", "youtube")):
             return True
+    return _body_media(talk.body)
+
+
+# A link of a talk's text: `[text](address` of Markdown, or an address written out. No
+# `[` in a link's text, so that each `[` of a text of many fails at once (linear time).
+_BODY_LINK = re.compile(r"\[([^\[\]\n]{0,300})\]\(\s{0,20}<?([^\s)>]{1,2000})"
+                        r"|(https?://[^\s)<>\"']{1,2000})")
+_MEDIA_HINTS = ("slide", "video", "recording", "youtube", "youtu.be", "vimeo.com",
+                "speakerdeck.com", "slideshare.net", ".pdf", "docs.google.com/presentation")
+
+
+def _body_media(body: str) -> bool:
+    """Slides or a recording linked in the talk's text (academicpages and many Hugo
+    sites put them there, not in fields): a link whose text or address says so."""
+    for match in _BODY_LINK.finditer(body):
+        said = " ".join(part for part in match.groups() if part).lower()
+        if any(hint in said for hint in _MEDIA_HINTS):
+            return True
     return False
 
 
