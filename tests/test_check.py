@@ -218,3 +218,21 @@ def test_looking_for_slides_in_a_talk_s_text_takes_linear_time() -> None:
     for body in ("[" * 1_000_000, ("[" + "x" * 299) * 3000, "[a](" * 200_000):
         assert not _body_media(body)
     assert time.process_time() - started < 2
+
+
+def test_a_warning_said_of_many_files_alike_is_shown_for_a_few_then_counted(
+        make_site: MakeSite, run_cli) -> None:
+    """44 imported talks "with no slides or video" read as three warnings and one line
+    with the count and the other files; errors are never folded."""
+    site = make_site({f"talks/t{n:02d}.md": talk(f"T{n}", PAST) for n in range(8)})
+    code, _, err = check(run_cli, site)
+    assert code == 0
+    err = err.replace(f"{site}/", "")  # the places as the site names them
+    lines = [line for line in err.splitlines() if "no slides or video" in line]
+    assert len(lines) == 4, err
+    assert lines[0].startswith("talks/t00.md:3:1: warning: past talk with no slides")
+    assert lines[3] == ("5 more files: warning: past talk with no slides or video "
+                        "(talks/t03.md, talks/t04.md, talks/t05.md, talks/t06.md, "
+                        "talks/t07.md)")
+    strict, _, _ = check(run_cli, site, "--strict")
+    assert strict == 1  # every warning still counts

@@ -25,6 +25,8 @@ from typing import TextIO
 from ..diagnostics import Diagnostic, printable, sort_key
 
 PROGRESS_AFTER = 1.0  # seconds before a progress line appears
+REPEATED_SHOWN = 3  # files a warning said of many files alike is shown for in full
+REPEATED_NAMED = 10  # the other files named on its summary line
 _STYLES = {"error": "1;31", "warning": "1;33", "hint": "36", "caused by": "2", "path": "1",
            "ok": "32", "dim": "2"}
 _LAYOUT = "\n\t"  # kept in what info() prints: a report's own line breaks and indents
@@ -91,17 +93,26 @@ class Console:
 
     def diagnostics(self, diagnostics: Iterable[Diagnostic], *, grouped: bool = False) -> None:
         """Every diagnostic in compiler form, sorted by place; `grouped` puts a blank
-        line between files, so each file's messages read as one block."""
-        ordered = sorted(diagnostics, key=sort_key)
+        line between files, so each file's messages read as one block. A warning said
+        of many files alike (44 imported talks with "no slides or video") is shown for
+        the first few, then once with the count and the other files (`repeated`)."""
+        ordered, repeated = _first_of_repeated(sorted(diagnostics, key=sort_key))
         if not grouped:
             for diagnostic in ordered:
                 self._diagnostic(diagnostic)
-            return
-        for index, (_, group) in enumerate(groupby(ordered, key=lambda d: str(d.path or ""))):
-            if index:
-                self._write(self.err, "")
-            for diagnostic in group:
-                self._diagnostic(diagnostic)
+        else:
+            for index, (_, group) in enumerate(groupby(ordered,
+                                                       key=lambda d: str(d.path or ""))):
+                if index:
+                    self._write(self.err, "")
+                for diagnostic in group:
+                    self._diagnostic(diagnostic)
+        for message, others in repeated.items():
+            places = ", ".join(printable(str(d.path)) for d in others[:REPEATED_NAMED])
+            more = len(others) - REPEATED_NAMED
+            self._write(self.err, self._color_line(
+                f"{len(others)} more files: warning: {printable(message)} "
+                f"({places}{f', and {more} more' if more > 0 else ''})"))
 
     def _diagnostic(self, diagnostic: Diagnostic) -> None:
         """Its lines as `format` makes them, with the text of the site escaped there."""
@@ -188,3 +199,26 @@ def count_problems(diagnostics: Iterable[Diagnostic]) -> str:
     if warnings:
         parts.append(plural(warnings, "warning"))
     return " and ".join(parts)
+
+
+def _first_of_repeated(ordered: list[Diagnostic]) -> tuple[list[Diagnostic],
+                                                            dict[str, list[Diagnostic]]]:
+    """The diagnostics to show one by one, and by message those of a warning said of
+    more than a few files alike beyond the first few (their summary line). Errors are
+    always shown one by one: each must be fixed where it is."""
+    counts: dict[str, int] = {}
+    for diagnostic in ordered:
+        if diagnostic.severity == "warning":
+            counts[diagnostic.message] = counts.get(diagnostic.message, 0) + 1
+    shown: list[Diagnostic] = []
+    repeated: dict[str, list[Diagnostic]] = {}
+    seen: dict[str, int] = {}
+    for diagnostic in ordered:
+        message = diagnostic.message
+        if diagnostic.severity == "warning" and counts[message] > REPEATED_SHOWN + 1:
+            seen[message] = seen.get(message, 0) + 1
+            if seen[message] > REPEATED_SHOWN:
+                repeated.setdefault(message, []).append(diagnostic)
+                continue
+        shown.append(diagnostic)
+    return shown, repeated
