@@ -27,7 +27,14 @@ from ..diagnostics import Diagnostic
 from .characters import in_toml_file
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .links import read_settings
-from .messages import ENGLISH, LOCALES, Override, catalogue_name, cldr_locale
+from .messages import (
+    ENGLISH,
+    LOCALES,
+    Override,
+    catalogue_name,
+    cldr_locale,
+    shipped_catalogues,
+)
 
 TEXTS_DIR = "i18n"
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
@@ -78,7 +85,7 @@ def untranslated(path: Path, language: str, texts: dict[str, Override],
 
 def shipped_languages() -> list[str]:
     """The languages whose catalogues ship, as tags: en, de, pt-BR, zh-Hans…"""
-    return ["en"] + [path.stem.replace("_", "-") for path in sorted(LOCALES.glob("*.po"))]
+    return ["en"] + [name.replace("_", "-") for name in shipped_catalogues()]
 
 
 def _file_names(language: str) -> list[str]:

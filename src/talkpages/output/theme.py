@@ -128,16 +128,18 @@ class Theme:
         around: dict[str, tuple[str, str]] = {}
         if config.accent_color and "style.css" in self.assets:
             around["style.css"] = ("", accent_css(accent_shades(config.accent_color)))
-        for name, path in self.assets.items():
-            if name.endswith((".js", ".mjs")):
-                before = script_messages(path.read_bytes(), self.messages)
-                if before:
-                    around[name] = (before, "")
+        said = self.messages.translations or self.messages.overrides  # else English
+        scripts = {name: path.read_bytes() for name, path in self.assets.items()
+                   if said and name.endswith((".js", ".mjs"))}
+        for name, data in scripts.items():
+            before = script_messages(data, self.messages)
+            if before:
+                around[name] = (before, "")
         if not around:
             return self
         published = {**self.published}
         for name, (before, after) in around.items():
-            data = self.assets[name].read_bytes()
+            data = scripts.get(name) or self.assets[name].read_bytes()
             published[name] = hashed_name(name, before.encode() + data + after.encode())
         return dataclasses.replace(self, published=published, around=around)
 
