@@ -7,6 +7,7 @@ optional; a site of nothing but `talks/` builds with the defaults.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 import zoneinfo
@@ -21,6 +22,7 @@ from .characters import in_toml_file
 from .colournames import NAMED_COLOURS
 from .colours import AA, accent_shades, parse_colour
 from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
+from .languages import Language, languages_table, untranslated_choice, with_default
 from .languagetags import language_tag
 from .links import read_settings
 from .siteimages import SiteImage, site_image, site_image_path
@@ -52,6 +54,9 @@ class Config:
     favicon: SiteImage | None = None
     params: dict[str, Any] = field(default_factory=dict)
     i18n: dict[str, Any] = field(default_factory=dict)  # the site's own texts (sitetexts.py)
+    languages: tuple[Language, ...] = ()  # a site in several languages: languages.py
+    untranslated: str = "list"  # or "omit": a talk in the trees of languages it lacks
+    default_language_in_subdir: bool = False  # the default language's tree in its folder
 
     @property
     def host(self) -> str:
@@ -173,6 +178,9 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "logo": site_image_path,  # a path here; a SiteImage once load_config finds the file
     "favicon": site_image_path,
     "params": _table,
+    "languages": languages_table,
+    "untranslated": untranslated_choice,
+    "default_language_in_subdir": _bool,
 }
 # Every setting has its validator; `i18n` is read from the site's own files, not set here.
 assert set(OPTIONS) == {f.name for f in fields(Config)} - {"i18n"}
@@ -260,12 +268,38 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
             clean[key] = validator(value)
         except ValueError as exc:
             problems.append(Diagnostic(path, f"config value {key!r}: {exc}",
-                                       lines.get(key.lower()), hint=getattr(exc, "hint", None)))
+                                       _line(lines, key), hint=getattr(exc, "hint", None)))
     problems += _site_files(site_dir, clean, str(raw.get("accent_color", "")), path, lines)
     language = clean.get("language", Config.language)
     clean["i18n"], found = read_site_texts(site_dir, language)
     problems += found + untranslated(path, language, clean["i18n"], lines.get("language"))
+    if clean.get("languages"):
+        clean["languages"] = _languages(site_dir, with_default(clean["languages"], language),
+                                        language, clean["i18n"], path, lines, problems)
     return Config(**clean), problems
+
+
+def _languages(site_dir: Path, languages: tuple[Language, ...], default: str,
+               texts: dict[str, Any], path: Path, lines: dict[str, int],
+               problems: list[Diagnostic]) -> tuple[Language, ...]:
+    """Each language with the site's own texts for it (`i18n/<tag>.toml`), and a
+    warning for each that talkpages has no catalogue for."""
+    read = []
+    for lang in languages:
+        if lang.tag.lower() == default.lower():
+            read.append(dataclasses.replace(lang, texts=texts))
+            continue
+        own, found = read_site_texts(site_dir, lang.tag)
+        problems += found + untranslated(path, lang.tag, own,
+                                         lines.get(f"languages.{lang.tag.lower()}"))
+        read.append(dataclasses.replace(lang, texts=own))
+    return tuple(read)
+
+
+def _line(lines: dict[str, int], key: str) -> int | None:
+    """The line of `key`, or of the first table below it (`[languages.de]`)."""
+    below = (line for name, line in lines.items() if name.startswith(key.lower() + "."))
+    return lines.get(key.lower()) or next(below, None)
 
 
 def _site_files(site_dir: Path, clean: dict[str, Any], accent: str, path: Path,

@@ -20,7 +20,8 @@ from . import characters, times
 from .config import Config, check_timezone
 from .frontmatter import FrontMatter
 from .imagefiles import measure
-from .messages import N_, messages_of
+from .languagetags import Invalid, language_tag
+from .messages import N_, language_named, messages_of
 from .model import SLUG, Address, Image, Link, Talk
 from .recurrence import Recurrence
 from .recurrence import parse as parse_recurrence
@@ -42,7 +43,7 @@ KNOWN_KEYS = frozenset("""
 title date date_end all_day publishdate lastmod draft authors location address event
 event_url abstract summary featured tags categories projects links url_custom image math
 slug timezone time_start time_end event_start event_end event_all_day event_name
-uid status sequence recurrence exdates coordinates aliases
+uid status sequence recurrence exdates coordinates aliases language
 """.split())
 
 
@@ -141,8 +142,9 @@ def is_safe_url(url: str) -> bool:
 
 def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
               bundle_files: tuple[str, ...] = (), modified: datetime | None = None,
-              ) -> tuple[Talk | None, list[Diagnostic]]:
-    """A Talk, or None and every problem of the file (all fields are read first)."""
+              written_in: str = "") -> tuple[Talk | None, list[Diagnostic]]:
+    """A Talk, or None and every problem of the file (all fields are read first).
+    `written_in`: the language of the file (its name's, `my-talk.de.md`), else the site's."""
     f = _Fields(fm, path)
     f.problems += characters.in_front_matter(path, fm) + characters.in_body(path, fm)
     title = f.text("title")
@@ -163,7 +165,8 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
         projects=f.strings("projects"), links=_links(f, config), image=_image(f, bundle_files),
         math=f.flag("math"), uid=_uid(f), status=_status(f), sequence=_sequence(f),
         recurrence=_recurrence(f, schedule), geo=_geo(f), modified=modified,
-        aliases=_aliases(f),
+        aliases=_aliases(f), written_in=written_in or config.language,
+        given_in=_language(f),
     )
     if any(p.is_error for p in f.problems) or schedule is None:
         return None, f.problems
@@ -176,6 +179,25 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
 
 STATUSES = {"confirmed": "confirmed", "tentative": "tentative", "postponed": "postponed",
             "cancelled": "cancelled", "canceled": "cancelled"}
+
+
+def _language(f: _Fields) -> str:
+    """The language the talk is given in, a BCP 47 tag (`language = "es"`)."""
+    value = f.text("language")
+    named = language_named(value)  # `language = "Spanish"`, as people write it
+    if not value or named:
+        return named
+    try:
+        tag = language_tag(value)
+    except Invalid as exc:
+        problem, hint = str(exc), exc.hint
+    else:
+        if len(tag.split("-")[0]) <= 3:
+            return tag
+        problem, hint = f"{value!r} is not a language tag or name", None
+    f.error("language", f"`language`: {problem}; the talk's language is not shown",
+            hint=hint or "a tag such as \"en\", \"es\" or \"pt-BR\"", severity="warning")
+    return ""
 
 
 def _uid(f: _Fields) -> str:

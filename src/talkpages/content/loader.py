@@ -22,6 +22,7 @@ from .config import MAX_NESTING, Config, load_config, nesting
 from .fields import make_talk
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .imagefiles import check_images
+from .languages import file_language
 from .messages import messages_of
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
@@ -60,14 +61,15 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
                                    hint="create talks/ and add a file such as talks/my-talk.md"))
         return None, problems
     talks: list[Talk] = []
-    files = find_talk_files(talks_dir, problems, root)
+    files = find_talk_files(talks_dir, problems, root,
+                            tuple(lang.tag.lower() for lang in config.languages))
     results = _load_all(files, config, workers)
     for talk, found in results:
         problems += found
         if talk is not None and published(talk, options):
             talks.append(talk)
-    problems += check_slugs(talks)
-    talks.sort(key=lambda t: t.sort_key)
+    problems += check_slugs(talks) + check_folders(talks, config)
+    talks.sort(key=lambda t: (t.sort_key, t.written_in))
     site = Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
                 speakers=speakers, messages=messages_of(config))
     problems += addresses.check_site(site)
@@ -96,10 +98,12 @@ def _load_job(config: Config) -> Callable[[tuple[Any, ...]], bytes]:
 
 
 def find_talk_files(talks_dir: Path, problems: list[Diagnostic], root: str | None = None,
+                    languages: tuple[str, ...] = (),
                     ) -> list[tuple[Path, str, tuple[str, ...]]]:
-    """(path, default slug, bundle files) for `talks/*.md` and `talks/<slug>/index.md`.
-    Links are followed while they stay inside the site, whose real path is `root` (by
-    default the folder holding `talks_dir`): see links.py."""
+    """(path, default slug, bundle files) for `talks/*.md` and `talks/<slug>/index.md`,
+    and a bundle's translations, `index.<tag>.md` for each tag of `languages` (lower
+    case). Links are followed while they stay inside the site, whose real path is `root`
+    (by default the folder holding `talks_dir`): see links.py."""
     root = root or links.real(talks_dir.parent)
     here = links.real(talks_dir)
     found = []
@@ -122,10 +126,13 @@ def find_talk_files(talks_dir: Path, problems: list[Diagnostic], root: str | Non
                 continue
         assert target is not None
         if os.path.isdir(target) if linked else entry.is_dir(follow_symlinks=False):
-            index = path / BUNDLE_INDEX
-            if _is_index(index, root, problems):
-                found.append((index, slugify(entry.name),
-                              tuple(links.walk(path, target, root, problems, BUNDLE_INDEX))))
+            files = links.walk(path, target, root, problems, BUNDLE_INDEX)
+            versions = [name for name in files if name.lower() in {
+                f"index.{tag}.md" for tag in languages}]
+            shared = tuple(name for name in files if name not in versions)
+            found += [(index, slugify(entry.name), shared)
+                      for index in [path / BUNDLE_INDEX, *(path / v for v in versions)]
+                      if _is_index(index, root, problems)]
         elif entry.name.lower().endswith(".md"):
             if os.path.isfile(target) if linked else entry.is_file(follow_symlinks=False):
                 found.append((path, slugify(path.stem), ()))
@@ -190,7 +197,10 @@ def load_talk(path: Path, slug: str, config: Config, bundle_files: tuple[str, ..
         return None, [Diagnostic(path, f"front matter key {key!r}: tables or lists nest more "
                                  f"than {MAX_NESTING} deep", _line_of(fm, key)) for key in deep]
     modified = datetime.fromtimestamp(int(stat.st_mtime), timezone.utc)
-    talk, problems = make_talk(fm, path, slug, config, bundle_files, modified)
+    base, written_in = file_language(path.name[:-3], config)  # `my-talk.de.md`: German
+    if base != path.name[:-3] and base.lower() != "index":
+        slug = slugify(base)
+    talk, problems = make_talk(fm, path, slug, config, bundle_files, modified, written_in)
     damaged = check_images(path.parent, bundle_files)  # each read through before published
     return (None if has_errors(damaged) else talk), problems + damaged
 
@@ -234,11 +244,22 @@ def published(talk: Talk, options: LoadOptions) -> bool:
     return options.future or not future
 
 
+def check_folders(talks: list[Talk], config: Config) -> list[Diagnostic]:
+    """A talk at the root whose address is a language's folder (`de/`) would be
+    written over by that language's tree."""
+    folders = {lang.folder[:-1] for lang in config.languages}
+    return [Diagnostic(talk.source, f"the slug {talk.slug!r} is the folder of the site's "
+                       f"language {talk.slug!r}", addresses.key_line(talk, "slug"), 1,
+                       hint='give the talk another `slug = "…"`')
+            for talk in talks if talk.slug.lower() in folders]
+
+
 def check_slugs(talks: list[Talk]) -> list[Diagnostic]:
+    """Every talk has a usable slug, one no other talk of its language has."""
     problems = []
-    seen: dict[str, Talk] = {}
+    seen: dict[tuple[str, str], Talk] = {}
     for talk in sorted(talks, key=lambda t: str(t.source)):
-        key = talk.slug.lower()
+        key = (talk.slug.lower(), talk.written_in.lower())
         if not talk.slug:
             problems.append(Diagnostic(talk.source, "the talk has no usable slug", 1, 1,
                                        hint='add `slug = "my-talk"`'))

@@ -196,3 +196,23 @@ def _plural_rule(expression: str) -> Callable[[int], int]:
     (a site's overrides name CLDR's categories instead), and the standard library's
     reader checks the rule's tokens before it makes it a function."""
     return gettext.c2py(expression)  # type: ignore[attr-defined, no-any-return]
+
+
+def language_name(tag: str, in_language: str) -> str:
+    """A language's name in another (`es` in German: "Spanisch"), or in itself for a
+    language switcher (`de` in `de`: "Deutsch"), first letter capitalised as a label."""
+    name = cldr_locale(tag).get_display_name(cldr_locale(in_language)) or tag
+    return name[:1].upper() + name[1:]
+
+
+@lru_cache(maxsize=1)
+def _named() -> dict[str, str]:
+    """Language codes by their English name, lower case (`spanish` -> `es`)."""
+    names = Locale.parse(ENGLISH).languages
+    return {name.lower(): code.replace("_", "-") for code, name in names.items()
+            if "_" not in code}
+
+
+def language_named(text: str) -> str:
+    """The tag of a language written by its English name (`Spanish`), or ""."""
+    return _named().get(text.strip().lower()[:40], "")

@@ -86,6 +86,8 @@ class Talk:
     geo: tuple[float, float] | None = None  # latitude, longitude
     aliases: tuple[str, ...] = ()  # old addresses that send visitors on: "event/joker/"
     modified: datetime | None = None  # the file's last change, when there is no lastmod
+    written_in: str = "en"  # the language of the page: the site's, or its file name's
+    given_in: str = ""  # the language the talk is given in (`language`), when it says
 
     @property
     def url(self) -> str:

@@ -8,6 +8,7 @@ media cache (media.py), and compiled templates (bytecode.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import time
 from collections.abc import Iterator
@@ -15,12 +16,14 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..content.languages import Tree, trees
 from ..content.loader import LoadOptions, load_site
 from ..content.model import Site
 from ..diagnostics import BuildError, Diagnostic, has_errors
-from ..output.outputs import Output, whole
+from ..output.outputs import Output, Store, whole
 from ..output.plan import Recipe
 from ..output.render import Maker
+from ..output.switcher import Versions, root_files, tree_plan
 from ..output.theme import Theme
 from ..parallel import collector_paused
 from .bytecode import compiled_templates
@@ -115,6 +118,31 @@ class DiskSink:
         self.made += 1
 
 
+def _makers(request: BuildRequest, languages: list[Tree], sink: MemorySink | DiskSink,
+            ) -> list[tuple[Tree, Maker, list[Recipe]]]:
+    """The maker and the recipes of each language's tree (one, for most sites): every
+    tree planned before any is made, for each page's versions in the other languages."""
+    made = []
+    for tree in languages:
+        theme = Theme.for_site(request.site_dir, compiled_templates, tree.site.messages)
+        maker = Maker(tree.site, theme, _stored_in(tree.folder, sink.store), request.media,
+                      sink.workers)
+        made.append((tree, maker, maker.plan()))
+    versions = Versions(languages, [recipes for _, _, recipes in made])
+    for at, (tree, maker, recipes) in enumerate(made):
+        maker.theme.env.globals["alternates"] = versions.of(at)
+        if len(made) > 1:
+            made[at] = (tree, maker, tree_plan(recipes, versions, at))
+    return made
+
+
+def _stored_in(folder: str, store: Store) -> Store:
+    """`store` for a tree's outputs: each under the tree's folder."""
+    if not folder:
+        return store
+    return lambda output: store(dataclasses.replace(output, path=folder + output.path))
+
+
 def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
     """The one way a site is built: load, then render into `sink` in one stream; the
     media the build did not use leave the media cache once the site is in place."""
@@ -126,16 +154,19 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
                                                  sink.workers)
         result.site = site
         if site is not None:
-            result.counts = (len(site.upcoming), len(site.past))
-            theme = Theme.for_site(request.site_dir, compiled_templates,
-                                   site.messages)
-            maker = Maker(site, theme, sink.store, request.media, sink.workers)
-            recipes = maker.plan()
-            # closing(): on an error, the workers stop before the new site is removed
-            with sink.session(request.site_dir), closing(maker.run(recipes)) as outputs:
-                for made in outputs:
-                    sink.receive(made)
-            result.maker, result.recipes = maker, recipes
+            made = _makers(request, trees(site), sink)
+            result.counts = (len(made[0][0].site.upcoming), len(made[0][0].site.past))
+            with sink.session(request.site_dir):
+                for _, maker, recipes in made:
+                    # closing(): on an error, the workers stop before the new site is removed
+                    with closing(maker.run(recipes)) as outputs:
+                        for output in outputs:
+                            sink.receive(output)
+                if len(made) > 1:
+                    for output in root_files([tree for tree, _, _ in made]):
+                        sink.receive(sink.store(output))
+            if len(made) == 1:  # serve edits a site of one language in place (live.py)
+                result.maker, result.recipes = made[0][1], made[0][2]
             result.written = sink.written
             result.outputs = sink.outputs
             if result.written is not None and request.media is not None:

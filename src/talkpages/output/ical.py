@@ -164,8 +164,11 @@ def event_lines(site: Site, talk: Talk) -> list[str]:
         out.append(f"RRULE:{talk.recurrence.rule()}")
         for excluded in talk.recurrence.exdates:
             out.append(_exdate(s, excluded))
-    out.append(f"SUMMARY:{ics.text(talk.title)}")
-    out.append(f"DESCRIPTION:{ics.text(description(site, talk))}")
+    several = bool(site.config.languages)  # a feed per language: each text says its own
+    spoken, written = talk.given_in or (talk.written_in if several else ""), \
+        f";LANGUAGE={talk.written_in}" if several else ""
+    out.append(f"SUMMARY{';LANGUAGE=' + spoken if spoken else ''}:{ics.text(talk.title)}")
+    out.append(f"DESCRIPTION{written}:{ics.text(description(site, talk))}")
     location = _place(talk)
     if location:
         out.append(f"LOCATION:{ics.text(location)}")

@@ -115,7 +115,8 @@ class AtomFeed(Kind):
 class Sitemap(Kind):
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         return Output(recipe.path, sitefiles.sitemap(maker.site, recipe.context["pages"],
-                                                     recipe.context["lastmod"]),
+                                                     recipe.context["lastmod"],
+                                                     recipe.context.get("alternates")),
                       origin=recipe.origin)
 
 

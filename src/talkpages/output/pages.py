@@ -21,10 +21,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from ..content import taxonomy
-from ..content.messages import N_
+from ..content import languages, taxonomy
+from ..content.messages import N_, language_name
 from ..content.model import Link, Site, SiteView, Talk
 from ..content.speakers import Speaker
 from ..content.taxonomy import Group
@@ -171,6 +171,12 @@ def item(theme: Theme, talk: Talk) -> bytes:
         return str(macro(talk, ROOT_MARK)).encode()
 
 
+def _language_name(talk: Talk, site_language: str) -> str:
+    """The name of the language a talk is given in, in the site's, when it is another."""
+    tag = languages.given_in(talk, site_language)
+    return language_name(tag, site_language) if tag else ""
+
+
 def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
             ) -> dict[str, Callable[..., Any]]:
     """The template filters of the pages (see the README's Themes section); list items
@@ -238,6 +244,9 @@ def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
         "link_href": link_href,
         "lead_link": lead_link,
         "icon": icon,
+        "talk_language": lambda talk: _language_name(talk, site.messages.language),
+        "written_in": lambda talk: Markup(f' lang="{escape(talk.written_in)}"')
+        if talk.written_in != site.messages.language else "",
         "link_icon": lambda kind: icon(LINK_ICONS.get(kind, "link")),
     }
 

@@ -29,7 +29,18 @@ from .. import __version__, parallel
 from ..content.model import Settings, Site, SiteView, Talk
 from ..diagnostics import BuildError, Diagnostic
 from ..parallel import collector_paused
-from . import branding, embeds, formatting, ical, markup, pages, sitefiles, subscribe, talkview
+from . import (
+    branding,
+    embeds,
+    formatting,
+    ical,
+    markup,
+    pages,
+    sitefiles,
+    subscribe,
+    switcher,
+    talkview,
+)
 from .budget import rendering
 from .kinds import KINDS
 from .outputs import Media, NoMedia, Output, Store, fragment_key
@@ -67,7 +78,8 @@ class Maker:
         env.globals.update(site=site, config=site.config, version=__version__,
                            feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH),
                            logo=branding.logo(site.config), icons=branding.icons(site.config),
-                           partial_once=_partial_once(env))
+                           partial_once=_partial_once(env),
+                           alternates=lambda url: switcher.NONE)  # one language: none
         view = site.view  # filters never see the talks: see SiteView
         self.views = talkview.Views(view)  # talk pages' views, and what they share
         made_here = {**_filters(view), **pages.filters(view, theme, self.fragments),

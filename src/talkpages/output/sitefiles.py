@@ -53,17 +53,24 @@ def url_path(path: str) -> str:
     return quote(path, safe="/%")
 
 
-def sitemap(site: Site, pages: Iterable[str], lastmod: dict[str, datetime]) -> bytes:
+def sitemap(site: Site, pages: Iterable[str], lastmod: dict[str, datetime],
+            alternates: dict[str, list[tuple[str, str]]] | None = None) -> bytes:
     """`pages`: paths from the site root (`""`, `my-talk/`, `tags/x/`); `lastmod`: the
-    `lastmod` of talk pages that have one."""
+    `lastmod` of talk pages that have one; `alternates`: a page's versions in the other
+    languages of the site, (tag, absolute URL), as Google reads them in a sitemap."""
     rows = []
+    alternates = alternates or {}
     for path in pages:
         loc = escape(site.config.absolute_url(url_path(path)))
         changed = lastmod.get(path)
         extra = f"<lastmod>{changed.isoformat(timespec='seconds')}</lastmod>" if changed else ""
+        extra += "".join(f'<xhtml:link rel="alternate" hreflang={quoteattr(tag)} '
+                         f'href={quoteattr(url)}/>'
+                         for tag, url in alternates.get(path, ()))
         rows.append(f"  <url><loc>{loc}</loc>{extra}</url>\n")
+    spaces = ' xmlns:xhtml="http://www.w3.org/1999/xhtml"' if alternates else ""
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"{spaces}>\n'
             f"{''.join(rows)}</urlset>\n").encode()
 
 
