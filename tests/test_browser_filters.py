@@ -334,3 +334,34 @@ def test_matches_pass_axe_and_look_right_at_390_and_1280(browser: Any, paged: st
             assert result["violations"] == [], [v["id"] for v in result["violations"]]
             assert page.errors == []
             page.context.close()
+
+
+@pytest.mark.parametrize("paginate", [2, 50])
+def test_the_language_a_talk_is_given_in_narrows_the_list(
+        browser: Any, make_site: MakeSite, tmp_path: Path, paginate: int) -> None:
+    """Talks given in Spanish on an English site: the filter offers the languages (the
+    site's own for a talk that names none), from search.json on a paginated index and
+    from the page's own rows on one page, each match marked with its language."""
+    from playwright.sync_api import expect
+
+    site = make_site({
+        "talkpages.toml": f'title = "T"\npaginate = {paginate}\n',
+        "talks/uno.md": talk("Uno", "2019-05-22T14:50:00", 'language = "es"'),
+        "talks/dos.md": talk("Dos", "2019-06-22T14:50:00", 'language = "es-MX"'),
+        "talks/one.md": talk("One", "2019-07-22T14:50:00"),
+        "talks/two.md": talk("Two", "2019-08-22T14:50:00", 'language = "en-GB"')})
+    out = tmp_path / "out"
+    assert build(site, out, LoadOptions(now=NOW)).ok
+    with serve(out) as url:
+        page = at(browser)
+        page.goto(url + "?language=es")
+        expect(page.locator(".talk-item:visible")).to_have_count(2)
+        assert sorted(shown(page)) == ["Dos", "Uno"]
+        badges = page.locator(".talk-item:visible .talk-language").all_inner_texts()
+        assert len(badges) == 2 and all(b.startswith("Spanish") for b in badges)
+        page.get_by_label("Language", exact=True).select_option("en")
+        expect(page.locator(".talk-item:visible")).to_have_count(2)
+        assert sorted(shown(page)) == ["One", "Two"]
+        assert query(page) == {"language": ["en"]}
+        assert page.errors == []
+        page.context.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,7 +88,8 @@ def test_a_talk_with_no_translation_is_listed_in_its_own_language(
     assert "<dt>Sprache</dt>\n      <dd>Englisch</dd>" in page
     index = files["de/index.html"].decode()
     assert '<a class="talk-title" href="./english-only/" lang="en">Only in English</a>' in index
-    assert '<span class="talk-language">Englisch</span>' in index
+    assert '<span class="talk-language" data-language="en">Englisch</span>' in index
+    assert '<option value="en" data-name="Englisch">Englisch (1)</option>' in index
     sitemap = files["de/sitemap.xml"].decode()
     assert "de/english-only/" not in sitemap
     assert ('<xhtml:link rel="alternate" hreflang="en" href="https://example.org/t/graphs/"/>'
@@ -207,3 +209,27 @@ def test_each_client_reads_each_language_feed_alike(name: str, make_site: MakeSi
     assert [r.rsplit("|", 1)[0] for r in english] == [r.rsplit("|", 1)[0] for r in german]
     assert any(r.endswith("|Über Graphen") for r in german)
     assert any(r.endswith("|On graphs") for r in english)
+
+
+def test_check_notes_the_talks_a_language_lacks_without_failing(
+        make_site: MakeSite, run_cli: Any) -> None:
+    site = _site(make_site)
+    code, _, err = run_cli("check", "--strict", "-s", str(site), "--now", NOW.isoformat())
+    assert "english-only.md: note: no translation into de: listed in its own language" in err
+    assert "hint: write it in " in err and "english-only.de.md" in err
+    assert "graphs.md: note" not in err  # translated
+    code, out, _ = run_cli("check", "--format", "json", "-s", str(site), "--now",
+                           NOW.isoformat())
+    assert '"notes": 1' in out
+
+
+@pytest.mark.parametrize(("language", "heading"), [("de", "## Gliederung"), ("ja", "## 構成"),
+                                                    ("en", "## Outline")])
+def test_new_writes_its_outline_in_the_site_s_language(
+        make_site: MakeSite, run_cli: Any, language: str, heading: str) -> None:
+    site = make_site({"talkpages.toml": f'language = "{language}"\n'})
+    code, _, err = run_cli("new", "Ein Vortrag", "--date", "2030-05-22T14:50", "-s", str(site))
+    assert code == 0, err
+    text = (site / "talks" / "ein-vortrag.md").read_text(encoding="utf-8")
+    assert heading in text
+    assert render_site(site).ok

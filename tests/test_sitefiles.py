@@ -123,7 +123,7 @@ def test_search_index_lists_talks_in_the_order_of_the_index(fixture_out: Path) -
     assert online[1:] == ["An online talk from New York", "Jun 1, 2099",
                           "Mon, Jun 1, 2099 · 12:00\u202fPM EDT",
                           4084012800, 3600, ["Grace Hopper"], "Remote Conf", "Online",
-                          ["Kubernetes"], "", 2099]
+                          ["Kubernetes"], "", 2099, ""]
     assert rows[2][10] == "cancelled"
 
 
@@ -150,7 +150,8 @@ def test_search_rows_carry_what_a_list_row_shows(fixture_out: Path) -> None:
                            int(datetime(2018, 9, 30, 22, tzinfo=timezone.utc).timestamp()),
                            3 * 24 * 3600]
     assert summit[11] == 2018
-    assert all(len(row) == 12 for row in rows.values())  # no series: no `until`
+    assert all(len(row) == 13 for row in rows.values())  # no series: no `until`
+    assert all(row[12] == "" for row in rows.values())  # each in the site's language
     for row in rows.values():
         for folder, names in (("speakers", row[6]), ("tags", row[9])):
             for entry in names:
@@ -170,8 +171,8 @@ def test_a_series_row_says_when_its_last_date_is_over(make_site: MakeSite) -> No
             recurrence = "FREQ=DAILY"
         ''')})
     rows = {row[0]: row for row in json.loads(outputs(render_site(site))["search.json"])}
-    assert rows["weekly/"][12] == int(datetime(2026, 11, 16, 11, tzinfo=timezone.utc).timestamp())
-    assert rows["forever/"][12] is None
+    assert rows["weekly/"][13] == int(datetime(2026, 11, 16, 11, tzinfo=timezone.utc).timestamp())
+    assert rows["forever/"][13] is None
     assert rows["weekly/"][4] == int(datetime(2026, 11, 2, 10, tzinfo=timezone.utc).timestamp())
 
 

@@ -172,7 +172,7 @@ def _check(args: argparse.Namespace) -> int:
     if result.ok and result.site is not None:
         diagnostics += check_outputs(result.outputs) + lint_site(result.site)
     errors = sum(d.is_error for d in diagnostics)
-    warnings = len(diagnostics) - errors
+    warnings = sum(d.severity == "warning" for d in diagnostics)  # notes never fail
     failed = bool(errors) or (args.strict and bool(warnings))
     talks = len(result.site.talks) if result.site else 0
     if args.format == "json":
@@ -187,7 +187,9 @@ def _check(args: argparse.Namespace) -> int:
                       "warnings")
     else:
         console.info(f"{talks} talks checked: no errors"
-                     + (f", {plural(warnings, 'warning')}" if warnings else ""))
+                     + (f", {plural(warnings, 'warning')}" if warnings else "")
+                     + (f", {plural(notes, 'note')}" if (notes := sum(
+                         d.severity == "note" for d in diagnostics)) else ""))
     return 1 if failed else 0
 
 
@@ -200,9 +202,11 @@ def _check_json(diagnostics: list[Diagnostic], talks: int, strict: bool,
     errors = sum(d.is_error for d in diagnostics)
     return {
         "ok": not failed, "strict": strict, "talks": talks, "errors": errors,
-        "warnings": len(diagnostics) - errors,
+        "warnings": sum(d.severity == "warning" for d in diagnostics),
+        "notes": sum(d.severity == "note" for d in diagnostics),
         "files": [{"path": path, "errors": sum(d.is_error for d in items),
-                   "warnings": sum(not d.is_error for d in items),
+                   "warnings": sum(d.severity == "warning" for d in items),
+                   "notes": sum(d.severity == "note" for d in items),
                    "diagnostics": [d.to_json() for d in items]}
                   for path, items in files.items()],
     }

@@ -27,10 +27,10 @@ from ..diagnostics import Diagnostic, printable, sort_key
 PROGRESS_AFTER = 1.0  # seconds before a progress line appears
 REPEATED_SHOWN = 3  # files a warning said of many files alike is shown for in full
 REPEATED_NAMED = 10  # the other files named on its summary line
-_STYLES = {"error": "1;31", "warning": "1;33", "hint": "36", "caused by": "2", "path": "1",
-           "ok": "32", "dim": "2"}
+_STYLES = {"error": "1;31", "warning": "1;33", "note": "1;36", "hint": "36", "caused by": "2",
+           "path": "1", "ok": "32", "dim": "2"}
 _LAYOUT = "\n\t"  # kept in what info() prints: a report's own line breaks and indents
-_SEVERITY = re.compile(r"^(?P<place>.*?): (?P<severity>error|warning): ")
+_SEVERITY = re.compile(r"^(?P<place>.*?): (?P<severity>error|warning|note): ")
 
 
 def wants_color(stream: TextIO) -> bool:
@@ -111,7 +111,7 @@ class Console:
             places = ", ".join(printable(str(d.path)) for d in others[:REPEATED_NAMED])
             more = len(others) - REPEATED_NAMED
             self._write(self.err, self._color_line(
-                f"{len(others)} more files: warning: {printable(message)} "
+                f"{len(others)} more files: {others[0].severity}: {printable(message)} "
                 f"({places}{f', and {more} more' if more > 0 else ''})"))
 
     def _diagnostic(self, diagnostic: Diagnostic) -> None:
@@ -194,7 +194,7 @@ def count_problems(diagnostics: Iterable[Diagnostic]) -> str:
     """"2 errors and 1 warning", "1 error"."""
     items = list(diagnostics)
     errors = sum(d.is_error for d in items)
-    warnings = len(items) - errors
+    warnings = sum(d.severity == "warning" for d in items)
     parts = [plural(errors, "error")]
     if warnings:
         parts.append(plural(warnings, "warning"))
@@ -208,14 +208,14 @@ def _first_of_repeated(ordered: list[Diagnostic]) -> tuple[list[Diagnostic],
     always shown one by one: each must be fixed where it is."""
     counts: dict[str, int] = {}
     for diagnostic in ordered:
-        if diagnostic.severity == "warning":
+        if not diagnostic.is_error:
             counts[diagnostic.message] = counts.get(diagnostic.message, 0) + 1
     shown: list[Diagnostic] = []
     repeated: dict[str, list[Diagnostic]] = {}
     seen: dict[str, int] = {}
     for diagnostic in ordered:
         message = diagnostic.message
-        if diagnostic.severity == "warning" and counts[message] > REPEATED_SHOWN + 1:
+        if not diagnostic.is_error and counts[message] > REPEATED_SHOWN + 1:
             seen[message] = seen.get(message, 0) + 1
             if seen[message] > REPEATED_SHOWN:
                 repeated.setdefault(message, []).append(diagnostic)

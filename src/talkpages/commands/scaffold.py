@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
+from textwrap import fill
 from typing import Any
 
 import tomli_w
@@ -35,6 +36,7 @@ from ..content.config import Config, check_timezone
 from ..content.fields import make_talk
 from ..content.frontmatter import FrontMatterError, split
 from ..content.loader import BUNDLE_INDEX, RESERVED_SLUGS, TALKS_DIR, find_talk_files
+from ..content.messages import N_, Messages, english, messages_of
 from ..diagnostics import Diagnostic
 from .safefile import Refused, check_folders, create_new
 
@@ -145,24 +147,24 @@ class NewTalk:
         return data
 
 
-BODY = """
-Write the page of the talk here, in Markdown: what it covers, for whom, and what
-people take away. The `abstract` above is shown first.
-
-## Outline
-
-1. The problem
-2. What we did
-3. What we learned
-
-## Resources
-
-Slides and the recording appear as buttons once `url_slides` and `url_video` are set.
-"""
+# The outline `new` writes below the front matter, in the site's language.
+BODY = (N_("Write the page of the talk here, in Markdown: what it covers, for whom, and what "
+           "people take away. The `abstract` above is shown first."),
+        N_("Outline"), N_("The problem"), N_("What we did"), N_("What we learned"),
+        N_("Resources"),
+        N_("Slides and the recording appear as buttons once `url_slides` and `url_video` "
+           "are set."))
 
 
-def render(talk: NewTalk) -> str:
-    return f"+++\n{toml(talk.front_matter())}+++\n{BODY}"
+def body(messages: Messages) -> str:
+    """The outline of a new talk's page, in the language of `messages`."""
+    lead, outline, problem, did, learned, resources, buttons = map(messages.gettext, BODY)
+    return (f"\n{fill(lead, 88)}\n\n## {outline}\n\n1. {problem}\n2. {did}\n3. {learned}\n\n"
+            f"## {resources}\n\n{fill(buttons, 88)}\n")
+
+
+def render(talk: NewTalk, messages: Messages | None = None) -> str:
+    return f"+++\n{toml(talk.front_matter())}+++\n{body(messages or english())}"
 
 
 _SPACED_DATETIME = re.compile(r"(?m)^([A-Za-z0-9_-]+ = \d{4}-\d{2}-\d{2}) (?=\d{2}:\d{2})")
@@ -230,7 +232,7 @@ def create(site_dir: Path, talk: NewTalk, config: Config) -> Path:
                            'choose another with --slug, such as --slug "' + slug + '-2"')
     path = target_path(site_dir, slug, talk.bundle)
     try:
-        text = render(talk)
+        text = render(talk, messages_of(config))
     except ValueError as exc:
         raise NewTalkError(str(exc)) from None
     problems = _check(text, path, slug, config)

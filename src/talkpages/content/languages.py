@@ -18,8 +18,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..diagnostics import Diagnostic, display_path
 from .languagetags import Invalid, language_tag
 
 if TYPE_CHECKING:
@@ -177,8 +179,48 @@ def other_language(tag: str, site_language: str) -> str:
     return tag
 
 
+def key(tag: str) -> str:
+    """A language as the index's filter groups talks by it: its primary subtag (`en` for
+    `en-GB`), lower case."""
+    return tag.split("-")[0].lower()
+
+
 def given_in(talk: Talk, site_language: str) -> str:
     """The language a talk is given in, when a visitor of the site is to be told: the
     one it says (`language`), else the one its page is written in, when it is not the
     site's (a talk shown in a language it has no translation into)."""
     return other_language(talk.given_in or talk.written_in, site_language)
+
+
+def untranslated_notes(site: Site) -> list[Diagnostic]:
+    """On a site in several languages, a note for each talk that some of them lack:
+    information for the translators, never a failure (a talk is shown in its own
+    language there, or left out with `untranslated = "omit"`)."""
+    languages = site.config.languages
+    if not languages:
+        return []
+    found: dict[str, dict[str, Talk]] = {}
+    for talk in site.talks:
+        found.setdefault(talk.slug.lower(), {})[talk.written_in.lower()] = talk
+    notes = []
+    for versions in found.values():
+        missing = [lang.tag for lang in languages if lang.tag.lower() not in versions]
+        if not missing:
+            continue
+        talk = versions.get(site.config.language.lower()) or next(iter(versions.values()))
+        shown = "listed in its own language" if site.config.untranslated == "list" \
+            else "left out"
+        notes.append(Diagnostic(talk.source, f"no translation into {', '.join(missing)}: "
+                                f"{shown} there", severity="note",
+                                hint="write it in " + display_path(
+                                    _translation_path(talk, missing[0]))))
+    return notes
+
+
+def _translation_path(talk: Talk, tag: str) -> Path:
+    """Where a talk's translation into `tag` goes: beside it, named as Hugo names it."""
+    base = talk.source.name[:-3]  # `my-talk`, `my-talk.de`, `index`, `index.de`
+    stem, dot, code = base.rpartition(".")
+    if dot and code.lower() == talk.written_in.lower():
+        base = stem
+    return talk.source.with_name(f"{base}.{tag.lower()}.md")

@@ -20,6 +20,8 @@ the line of the field concerned:
   likely a `date_end` with the wrong year or month;
 - raw HTML in a body, abstract or summary, shown as text on a site without
   `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`).
+
+And a note (information, never a failure) for each talk a language of the site lacks.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..diagnostics import Diagnostic
 from . import fields
 from .codespans import code_spans
 from .frontmatter import FrontMatter, FrontMatterError, split
+from .languages import untranslated_notes
 from .loader import BUNDLE_INDEX
 from .model import Site, Talk
 
@@ -65,7 +68,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
         warnings += too_long(talk, fm)
         if not site.config.unsafe_html:
             warnings += escaped_html(talk, fm)
-    return warnings
+    return warnings + untranslated_notes(site)
 
 
 def _front_matter(path: Path) -> FrontMatter | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -96,7 +97,8 @@ def list_pages(site: Site, existing: set[str],
                                       taxonomy.years(site))
     specs = _paginated(site, "index.html", "", "the index", order, {
         "years": [Term(g.name, f"years/{g.slug}/", len(g.talks), slug=g.slug) for g in years],
-        "tags": _choices(tags)})
+        "tags": _choices(tags), "languages": _spoken(site),
+        "languages_own": languages.key(site.config.language)})
     _ = site.messages.gettext
     specs += _overview(tags, "tags/", _("Tags"), "tag")
     specs += _overview(speakers, "speakers/", _("Speakers"), "speaker")
@@ -130,6 +132,17 @@ def _paginated(site: Site, template: str, base: str, origin: str, talks: Sequenc
             "past_by_year": taxonomy.by_year(past), "total": len(talks),
             "first_page": number == 1}))
     return specs
+
+
+def _spoken(site: Site) -> list[Term]:
+    """The languages the index's filter offers, when the talks are given in two or more:
+    each by its name in the site's language, with its count, the most common first."""
+    own = site.config.language
+    counts = Counter(languages.key(languages.given_in(talk, own) or own) for talk in site.talks)
+    if len(counts) < 2:
+        return []
+    return [Term(language_name(key, own), "", count, slug=key)
+            for key, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
 def _choices(tags: Iterable[Group]) -> list[Term]:
@@ -245,6 +258,7 @@ def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
         "lead_link": lead_link,
         "icon": icon,
         "talk_language": lambda talk: _language_name(talk, site.messages.language),
+        "language_key": lambda talk: languages.key(talk.given_in or talk.written_in),
         "written_in": lambda talk: Markup(f' lang="{escape(talk.written_in)}"')
         if talk.written_in != site.messages.language else "",
         "link_icon": lambda kind: icon(LINK_ICONS.get(kind, "link")),

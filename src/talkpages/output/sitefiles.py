@@ -20,7 +20,7 @@ from datetime import date, datetime, timezone
 from typing import Any
 from urllib.parse import quote, urljoin
 
-from ..content import taxonomy
+from ..content import languages, taxonomy
 from ..content.config import Config
 from ..content.messages import N_
 from ..content.model import Site, Talk
@@ -223,11 +223,12 @@ def talks_json(site: Site, feeds: dict[str, str], records: Iterable[bytes]) -> I
 def search_row(site: Site, talk: Talk) -> bytes:
     """What the index's filter searches and shows of a talk (a fragment made with the
     talk's page): `[path, title, day, line, start, length, speakers, event, location,
-    tags, status, year]`, and `until` after them for a series.
+    tags, status, year, language]`, and `until` after them for a series.
 
     `day` is the day (or days) of a compact row (`May 22, 2019`), `line` that of an
     upcoming row (`Thu, Jan 14, 2027 · 6:00 PM EST`, `Dates.schedule_when`), both in the
     site's language as the pages write them; `year` the year the talk is listed under;
+    `language` the one the talk is given in when it is not the site's (languages.key), else "";
     `start` the instant it starts in seconds since 1970
     (UTC), `length` the seconds until it is over; `until`, when the last occurrence of
     a series is over (null: never). Which talks are upcoming is the reader's clock's to
@@ -245,7 +246,7 @@ def search_row(site: Site, talk: Talk) -> bytes:
          for name in (taxonomy.speaker_name(site, a) for a in talk.authors)],
         talk.event, talk.location,
         [_named(tag, taxonomy.tag_slug(tag)) for tag in talk.tags], taxonomy.status(talk),
-        schedule.start.year]
+        schedule.start.year, languages.key(languages.given_in(talk, site.config.language))]
     if talk.recurrence is not None:  # upcoming until its last date is over
         endless = talk.is_upcoming(END_OF_TIME)  # cut short: no last date to give
         row.append(None if endless else _seconds(talk.occurrences[-1].end_utc))

@@ -20,7 +20,7 @@
 
   var LIMIT = 200;  /* matches of search.json shown at once */
   var LONGEST = 200;  /* characters of ?q= read */
-  var PARAMS = ["q", "tag", "year", "upcoming"];
+  var PARAMS = ["q", "tag", "year", "language", "upcoming"];
 
   function fold(text) {
     return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
@@ -64,7 +64,9 @@
         var m = /tags\/([^\/?#]+)\/?$/.exec(a.getAttribute("href") || "");
         try { return m ? decodeURIComponent(m[1]) : ""; } catch (e) { return ""; }
       });
-      return { node: item, text: fold(item.textContent), tags: tags };
+      var spoken = item.querySelector(".talk-language");
+      return { node: item, text: fold(item.textContent), tags: tags,
+        language: spoken ? spoken.dataset.language : "" };
     });
   }
 
@@ -75,7 +77,7 @@
   }
 
   /* ---- The talks of search.json: a row is [path, title, day, line, start, length,
-     speakers, event, location, tags, status, year] and `until` for a series (null:
+     speakers, event, location, tags, status, year, language] and `until` for a series (null:
      never); `day` and `line` are a past and an upcoming row's dates as the build wrote
      them in the page's language; instants and lengths in seconds (sitefiles.search_row). ---- */
   function indexRows(rows) {
@@ -87,27 +89,30 @@
       return {
         row: row, speakers: speakers, tags: tags.map(function (t) { return t[1]; }),
         names: tags.map(function (t) { return t[0]; }), text: fold(text.join(" ")),
-        year: String(row[11]), start: start, end: end,
-        until: row.length > 12 ? (row[12] === null ? Infinity : row[12] * 1000) : end
+        year: String(row[11]), language: row[12], start: start, end: end,
+        until: row.length > 13 ? (row[13] === null ? Infinity : row[13] * 1000) : end
       };
     });
   }
 
   function matches(a, talk) {  /* a: what is asked (setUpFilter's `ask`) */
     return a.words.every(function (w) { return talk.text.indexOf(w) >= 0; }) &&
-      (!a.tag || talk.tags.indexOf(a.tag) >= 0) && (!a.year || talk.year === a.year);
+      (!a.tag || talk.tags.indexOf(a.tag) >= 0) && (!a.year || talk.year === a.year) &&
+      (!a.language || (talk.language || a.own) === a.language);
   }
 
   function setUpFilter(form) {
     var input = form.querySelector("input[type=search]");
     var tag = form.querySelector("select[name=tag]");
     var year = form.querySelector("select[name=year]");
+    var language = form.querySelector("select[name=language]");
     var upcoming = form.querySelector("input[name=upcoming]");
     var status = form.querySelector("[role=status]");
     var clear = form.querySelector(".filter-clear");
     var list = document.getElementById("talks");
     var pages = document.querySelector("nav.pages");
     var root = form.dataset.root || "";
+    var own = language ? language.dataset.own : "";  /* the site's: a talk that says none */
     var paged = Number(form.dataset.pages) > 1;
     var rows = pageRows(list);
     var results = null, index = null, asked = 0;
@@ -116,8 +121,9 @@
       var query = input.value.trim();
       var a = { query: query, words: fold(query).split(/\s+/).filter(Boolean),
         tag: tag ? tag.value : "", year: year ? year.value : "",
+        language: language ? language.value : "", own: own,
         upcoming: !!(upcoming && upcoming.checked) };
-      a.active = a.words.length > 0 || !!a.tag || !!a.year || a.upcoming;
+      a.active = a.words.length > 0 || !!a.tag || !!a.year || !!a.language || a.upcoming;
       return a;
     }
 
@@ -135,12 +141,14 @@
         });
       }
       choose(year, params.get("year"));
+      choose(language, params.get("language"));
       if (upcoming) upcoming.checked = params.get("upcoming") === "1";
     }
 
     function writeAddress(a) {
       var params = new URLSearchParams(location.search);
-      var values = { q: a.query, tag: a.tag, year: a.year, upcoming: a.upcoming ? "1" : "" };
+      var values = { q: a.query, tag: a.tag, year: a.year, language: a.language,
+        upcoming: a.upcoming ? "1" : "" };
       PARAMS.forEach(function (name) {
         if (values[name]) params.set(name, values[name]); else params.delete(name);
       });
@@ -154,7 +162,7 @@
       if (clear) clear.hidden = !a.active;
       if (!a.active) { status.textContent = ""; return; }
       status.textContent = count > 0 ? ngettext("%(num)d talk matches.", "%(num)d talks match.", count)
-        : a.words.length && !a.tag && !a.year && !a.upcoming
+        : a.words.length && !a.tag && !a.year && !a.language && !a.upcoming
         ? _("No talk matches “%(words)s”.").replace("%(words)s", a.query)
         : _("No talk matches these filters.");
       if (more) status.textContent += " " + _("The first %(num)d are shown.").replace("%(num)d", LIMIT);
@@ -163,7 +171,8 @@
     function filterPage(a) {
       var shown = 0;
       rows.forEach(function (talk) {
-        var hit = matches(a, { text: talk.text, tags: talk.tags, year: yearOf(talk.node) }) &&
+        var hit = matches(a, { text: talk.text, tags: talk.tags, year: yearOf(talk.node),
+          language: talk.language }) &&
           !(a.upcoming && !talk.node.closest("section.upcoming"));
         talk.node.hidden = !hit;
         if (hit) shown += 1;
@@ -202,6 +211,14 @@
         meta.appendChild(people);
       }
       [r[7], r[8]].forEach(function (text) { if (text) meta.appendChild(element("span", "", text)); });
+      var spoken = language && r[12] && Array.prototype.find.call(language.options, function (o) {
+        return o.value === r[12];
+      });
+      if (spoken) {  /* given in another language than the site's: its name, as the page has it */
+        var badge = element("span", "talk-language", spoken.dataset.name);
+        badge.dataset.language = r[12];
+        meta.appendChild(badge);
+      }
       summary.appendChild(meta);
       if (talk.tags.length) {
         var tags = element("p", "talk-tags");
@@ -277,13 +294,14 @@
 
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     input.addEventListener("input", function () { update(); });
-    [tag, year, upcoming].forEach(function (control) {
+    [tag, year, language, upcoming].forEach(function (control) {
       if (control) control.addEventListener("change", function () { update(); });
     });
     if (clear) clear.addEventListener("click", function () {
       input.value = "";
       if (tag) tag.value = "";
       if (year) year.value = "";
+      if (language) language.value = "";
       if (upcoming) upcoming.checked = false;
       update();
       input.focus();
