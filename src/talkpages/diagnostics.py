@@ -87,6 +87,30 @@ class Diagnostic:
         }
 
 
+    def to_github(self) -> str:
+        """A GitHub Actions workflow command that annotates the file at the line: the
+        message, then the hint and causes on lines of their own. Values are escaped as
+        the runner reads them (`%`, line breaks; `,` and `:` in properties too)."""
+        kind = {"error": "error", "warning": "warning"}.get(self.severity, "notice")
+        place = []
+        if self.path is not None:
+            place.append(f"file={_github(display_path(self.path), True)}")
+            if self.line is not None:
+                place.append(f"line={self.line}")
+                if self.column is not None:
+                    place.append(f"col={self.column}")
+        place.append(f"title={_github('talkpages ' + self.severity, True)}")
+        text = "\n".join([printable(self.message),
+                          *(f"caused by: {printable(c)}" for c in self.causes),
+                          *([f"hint: {printable(self.hint)}"] if self.hint else [])])
+        return f"::{kind} {','.join(place)}::{_github(text, False)}"
+
+
+def _github(text: str, property_value: bool) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(",", "%2C").replace(":", "%3A") if property_value else text
+
+
 def display_path(path: Path) -> str:
     """The path relative to the working folder when it is below it, else as it is; for
     showing only (a file name may hold any character but `/` and NUL)."""

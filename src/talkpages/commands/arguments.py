@@ -153,9 +153,13 @@ def parser() -> argparse.ArgumentParser:
         description="Load and validate every talk; print every error and warning, grouped "
         "by file; exit 1 if there is an error (or a warning, with --strict).")
     site_options(check)
-    check.add_argument("--strict", action="store_true", help="fail on warnings too")
-    check.add_argument("--format", choices=("text", "json"), default="text",
-                       help="json: one JSON document on stdout, for editors and CI")
+    check.add_argument("--strict", action="store_true",
+                       help="fail on warnings too (a base_url of this machine is one)")
+    check.add_argument("--base-url", metavar="URL", type=_base_url,
+                       help="the address the site is to be published at, as build takes it")
+    check.add_argument("--format", choices=("text", "json", "github"), default="text",
+                       help="json: one JSON document on stdout, for editors and CI; github: "
+                       "GitHub Actions annotations on the files, on stdout")
 
     new = commands.add_parser(
         "new", help="create a talk file",

@@ -163,8 +163,9 @@ def _check(args: argparse.Namespace) -> int:
 
     console = Console()
     media = MediaCache(media_folder(args.source) if args.source.is_dir() else None)
+    overrides = {"base_url": args.base_url} if args.base_url else None
     try:
-        result = run(BuildRequest(args.source, _options(args), media),
+        result = run(BuildRequest(args.source, _options(args, overrides), media),
                      MemorySink(workers=True))
     finally:
         media.close()
@@ -179,7 +180,11 @@ def _check(args: argparse.Namespace) -> int:
         print(json.dumps(_check_json(diagnostics, talks, args.strict, failed), indent=2,
                          ensure_ascii=False))
         return 1 if failed else 0
-    console.diagnostics(diagnostics, grouped=True)
+    if args.format == "github":  # on the files of a pull request, and in the job's log
+        for diagnostic in sorted(diagnostics, key=sort_key):
+            print(diagnostic.to_github())
+    else:
+        console.diagnostics(diagnostics, grouped=True)
     if errors:
         console.error(f"talkpages: {count_problems(diagnostics)}")
     elif failed:

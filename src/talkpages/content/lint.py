@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlsplit
 from ..diagnostics import Diagnostic
 from . import fields
 from .codespans import code_spans
+from .config import CONFIG_NAME
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .languages import untranslated_notes
 from .loader import BUNDLE_INDEX
@@ -68,7 +69,26 @@ def lint_site(site: Site) -> list[Diagnostic]:
         warnings += too_long(talk, fm)
         if not site.config.unsafe_html:
             warnings += escaped_html(talk, fm)
-    return warnings + untranslated_notes(site)
+    return [*local_base_url(site), *warnings, *untranslated_notes(site)]
+
+
+LOOPBACK = re.compile(r"^(localhost|.*\.localhost|127(\.\d+){3}|0\.0\.0\.0|\[?::1\]?)$")
+
+
+def local_base_url(site: Site) -> list[Diagnostic]:
+    """A site whose `base_url` is this machine's (the default, `localhost`, 127.0.0.1)
+    builds for a preview, but published so, its feed's UIDs (`…@localhost`), canonical
+    links and subscribe links would all be wrong: a warning, which `check --strict`
+    fails on, so a CI never publishes it."""
+    host = site.config.host.lower()
+    if not LOOPBACK.match(host):
+        return []
+    return [Diagnostic(site.root / CONFIG_NAME, f"base_url is {site.config.base_url!r}, this "
+                       "machine's address: published so, the feed's UIDs (…@{host}) and "
+                       "the canonical and subscribe links would be wrong".replace(
+                           "{host}", host), severity="warning",
+                       hint="set base_url = \"https://…/\" to where the site is published "
+                       "(or build with --base-url)")]
 
 
 def _front_matter(path: Path) -> FrontMatter | None:
