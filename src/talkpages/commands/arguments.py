@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -55,6 +56,15 @@ def _iso_datetime(text: str) -> str:
         end = "before the year 1" if year == 1 else "after the year 9999"
         raise argparse.ArgumentTypeError(f"{text!r} is {end} in UTC") from None
     return text
+
+
+def _instant(text: str) -> str:
+    """`next-change --since`: an ISO date-time as `--now` takes it, or an iCalendar UTC
+    time (`20190522T125000Z`, a feed's DTSTAMP: when the published site was built)."""
+    if re.fullmatch(r"\d{8}T\d{6}Z", text.strip()):
+        t = text.strip()
+        text = f"{t[:4]}-{t[4:6]}-{t[6:8]}T{t[9:11]}:{t[11:13]}:{t[13:15]}Z"
+    return _iso_datetime(text)
 
 
 def _base_url(text: str) -> str:
@@ -193,6 +203,16 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
                        help="default: 127.0.0.1 (this computer only)")
     output_options(serve)
+
+    next_change = commands.add_parser(
+        "next-change", help="when the built site next changes by itself",
+        description="Print when the built site next changes by itself (a talk starts or "
+        "ends, a publishDate passes) as a UTC instant, or never. With --since: exit 0 when "
+        "it changed since then, and a rebuild is due; 1 when not.")
+    site_options(next_change)
+    next_change.add_argument("--since", metavar="ISO-DATETIME", type=_instant,
+                             help="the time of the last build (also as a feed's DTSTAMP, "
+                             "20190522T125000Z)")
 
     imports = commands.add_parser(
         "import", help="import the talks of a Hugo or academicpages site, or a calendar",

@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..content.changes import next_change as _next_change
 from ..content.loader import BUNDLE_INDEX, TALKS_DIR, LoadOptions, load_talk, published
 from ..content.model import Site, Talk, slugify
 from ..diagnostics import BuildError, Diagnostic, has_errors
@@ -164,15 +165,6 @@ def _swapped(value: Any, swaps: Mapping[int, Talk]) -> Any:
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
         return tuple(_swapped(item, swaps) for item in value)
     return value
-
-
-def _next_change(talks: Iterable[Talk], now: datetime) -> datetime | None:
-    """The first moment after `now` at which a talk starts, ends or is published."""
-    moments = [moment for talk in talks for schedule in talk.occurrences
-               for moment in (schedule.start_utc, schedule.end_utc) if moment > now]
-    moments += [talk.publish_date for talk in talks
-                if talk.publish_date is not None and talk.publish_date > now]
-    return min(moments, default=None)
 
 
 def _default_slug(path: Path, talks_dir: Path) -> str:
