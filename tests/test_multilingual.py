@@ -233,3 +233,12 @@ def test_new_writes_its_outline_in_the_site_s_language(
     text = (site / "talks" / "ein-vortrag.md").read_text(encoding="utf-8")
     assert heading in text
     assert render_site(site).ok
+
+
+def test_an_old_address_says_where_the_talk_went_in_the_site_s_language(
+        make_site: MakeSite) -> None:
+    site = make_site({"talkpages.toml": 'language = "de"\nbase_url = "https://e.org/"\n',
+                      "talks/a.md": talk("A", extra='aliases = ["/talk/old/"]')})
+    page = outputs(render_site(site))["talk/old/index.html"].decode()
+    assert ('<p>Dieser Vortrag ist umgezogen: <a href="../../a/">https://e.org/a/</a>.</p>'
+            in page)

@@ -22,7 +22,7 @@ from urllib.parse import quote, urljoin
 
 from ..content import languages, taxonomy
 from ..content.config import Config
-from ..content.messages import N_
+from ..content.messages import N_, messages_of
 from ..content.model import Site, Talk
 from . import formatting, jsonld, markup, pictures
 
@@ -85,13 +85,15 @@ def redirect(config: Config, path: str, target: str, title: str) -> bytes:
     its canonical URL, and a link for clients that do not follow refreshes."""
     relative = "../" * path.count("/") + target
     canonical = config.absolute_url(target)
+    moved = messages_of(config).gettext(N_("This talk has moved to %(address)s."))
     return (f'<!DOCTYPE html>\n<html lang={quoteattr(config.language)}>\n<head>\n'
             f'<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
             f'<link rel="canonical" href={quoteattr(canonical)}>\n'
             f'<meta name="robots" content="noindex">\n'
             f'<meta http-equiv="refresh" content={quoteattr("0; url=" + relative)}>\n'
-            f'</head>\n<body>\n<p>This talk has moved to <a href={quoteattr(relative)}>'
-            f'{escape(canonical)}</a>.</p>\n</body>\n</html>\n').encode()
+            f'</head>\n<body>\n<p>{escape(moved)}</p>\n</body>\n</html>\n').encode() \
+        .replace(b"%(address)s", f'<a href={quoteattr(relative)}>{escape(canonical)}</a>'
+                 .encode())
 
 
 def updated(site: Site, talk: Talk) -> datetime:
