@@ -67,6 +67,21 @@ def _instant(text: str) -> str:
     return _iso_datetime(text)
 
 
+def _answer(key: str) -> Callable[[str], str]:
+    """An argparse type for an `init` flag, checked as its prompt checks the answer."""
+    def convert(text: str) -> str:
+        from .init import check_answer
+
+        try:
+            return check_answer(key, text)
+        except ValueError as exc:
+            hint = getattr(exc, "hint", None)
+            raise argparse.ArgumentTypeError(str(exc) + (f" ({hint})" if hint else "")
+                                             ) from None
+    convert.__name__ = key.replace("_", " ")
+    return convert
+
+
 def _base_url(text: str) -> str:
     """`--base-url`, checked by the config's own rule, so that a wrong value is blamed on
     the option, not on a talkpages.toml that may not exist."""
@@ -203,6 +218,26 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
                        help="default: 127.0.0.1 (this computer only)")
     output_options(serve)
+
+    init = commands.add_parser(
+        "init", help="start a new site: settings, a first talk, the host's files",
+        description="Write a new site into DIRECTORY: talkpages.toml, a first talk, "
+        "speakers.toml, .gitignore, a README and the files that publish it on its host. "
+        "In a terminal, asks for what the options do not give. Never overwrites a file: "
+        "in a folder that has some of them, adds only the others.")
+    init.add_argument("directory", nargs="?", default=".", metavar="DIRECTORY",
+                      help="the new site's folder (default: .)")
+    init.add_argument("--title", type=_answer("title"), help="the site's title")
+    init.add_argument("--base-url", type=_answer("base_url"), metavar="URL",
+                      help="the address it is published at")
+    init.add_argument("--timezone", type=_answer("timezone"), metavar="ZONE",
+                      help="the zone of its talks, such as Europe/Madrid (default: this "
+                      "computer's)")
+    init.add_argument("--language", type=_answer("language"), metavar="TAG",
+                      help="the language of its pages, such as en or pt-BR (default: en)")
+    init.add_argument("--host", type=_answer("host"),
+                      metavar="{github,gitlab,netlify,cloudflare,none}",
+                      help="where it is published: writes that host's files")
 
     next_change = commands.add_parser(
         "next-change", help="when the built site next changes by itself",

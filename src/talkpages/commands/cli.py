@@ -1,4 +1,4 @@
-"""The command line: build, check, new, serve, import, next-change.
+"""The command line: build, check, new, serve, import, init, next-change.
 
 Turns diagnostics into messages on stderr and exit codes: 0 when the site is good,
 1 when the input has errors (or warnings, with `check --strict`), 2 for a wrong
@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     commands: dict[str, Callable[[argparse.Namespace], int]] = {
         "build": _build, "check": _check, "new": _new, "serve": _serve, "import": _import,
-        "next-change": _next_change}
+        "init": _init, "next-change": _next_change}
     try:
         return commands[args.command](args)
     except KeyboardInterrupt:
@@ -275,6 +275,12 @@ def _new(args: argparse.Namespace) -> int:
 def _not_a_folder(path: Path) -> Diagnostic:
     return Diagnostic(path, "the site folder is a file, not a folder",
                       hint="-s takes the folder that holds talks/ (made if it does not exist)")
+
+
+def _init(args: argparse.Namespace) -> int:
+    from .init import run as init
+
+    return init(args)
 
 
 def _next_change(args: argparse.Namespace) -> int:

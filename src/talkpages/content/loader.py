@@ -29,6 +29,7 @@ from .options import LoadOptions as LoadOptions  # re-exported: the loader's opt
 from .speakers import load_speakers
 
 TALKS_DIR = "talks"
+STATIC_DIR = "static"  # the site's own files, copied to the root of the published site
 BUNDLE_INDEX = "index.md"
 MAX_FILE_BYTES = 8 * 1024 * 1024
 NOT_A_FILE = ("this is not a regular file (a pipe, a socket or a device): a talk is read "
@@ -50,8 +51,12 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
     speakers, found = load_speakers(site_dir)
     problems += found
     root = links.real(site_dir)
-    for theme in ("layouts", "assets"):  # the site's own theme: read, and its assets copied
+    for theme in ("layouts", "assets", STATIC_DIR):  # the site's own theme and files
         links.check_tree(site_dir / theme, root, problems)
+    if config.languages and os.path.lexists(site_dir / STATIC_DIR):
+        problems.append(Diagnostic(site_dir / STATIC_DIR, f"{STATIC_DIR}/ is published only "
+                                   "by a site in one language; its files are left out",
+                                   severity="warning"))
     talks_dir = site_dir / TALKS_DIR
     outside = links.check(talks_dir, site_dir)
     if outside is not None:

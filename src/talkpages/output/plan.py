@@ -5,7 +5,8 @@ A recipe says what its output is made from: a template and a context (pages), or
 fragments of talks in order (feeds, talks.json, search.json), or a file to copy. Feeds
 and the site's JSON files name their talks' fragments (`fragment_key`), never the talks
 themselves: they are put together from a few hundred bytes a talk, made with the
-talk's page, on any core, instead of from every talk of the site."""
+talk's page, on any core, instead of from every talk of the site. The one folder it
+lists is the site's static/, whose files are copied as they are (`_static`)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from ..content import taxonomy
+from ..content.loader import STATIC_DIR
 from ..content.model import Site, Talk
 from . import branding, pages, pictures, sitefiles, social
 from .ical import event_zone, zone_years
 from .outputs import fragment_key
-from .theme import Theme
+from .theme import Theme, site_files
 
 FEED_PATH = "calendar.ics"
 
@@ -105,8 +107,21 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     if config.favicon is None:
         recipes += [Recipe(name, FILE, str(path), source=path)
                     for name, path in theme.assets.items() if name.startswith("favicon.")]
-    recipes += _branding(site)
+    recipes += _branding(site) + _static(site)
     return recipes + redirects(talks, {recipe.path.lower() for recipe in recipes})
+
+
+def _static(site: Site) -> list[Recipe]:
+    """The files of the site's static/, copied as they are to the root of the published
+    site (a host's `_headers`, `.well-known/`), found by the walk that reads the site:
+    links followed only while they stay inside it. One at the place of an output the
+    build makes is an error of the build ("two outputs write …"), never written over
+    it. A site in several languages has a tree per language, and no static files."""
+    if site.config.languages:
+        return []
+    files = site_files(site.root / STATIC_DIR, site.root)
+    return [Recipe(name, FILE, f"{STATIC_DIR}/{name}", source=path)
+            for name, path in files.items()]
 
 
 def _branding(site: Site) -> list[Recipe]:
