@@ -8,9 +8,8 @@ import time
 
 from PIL import Image, ImageChops, ImageDraw
 
-from talkpages.output import cards
+from talkpages.output import cards, fonts
 from talkpages.output.cards import Card, draw
-from talkpages.output.theme import system_font
 
 from conftest import require_tool
 
@@ -47,8 +46,8 @@ def test_a_long_title_stays_on_three_lines_inside_the_margins() -> None:
     assert box is not None
     left, top, right, bottom = box
     assert left >= cards.MARGIN - 2 and right <= 1200 - cards.MARGIN + 2 and bottom < 630
-    pen = ImageDraw.Draw(image)
-    lines = cards._wrap(pen, long.title, cards._font(None, 40), 1200 - 2 * cards.MARGIN)
+    voice = _voice(long.title, 40)
+    lines = cards._wrap(long.title, voice, 1200 - 2 * cards.MARGIN)
     assert len(lines) > cards.TITLE_LINES  # so it was cut, with "…"
 
 
@@ -64,13 +63,17 @@ def _glyph(font: object, character: str) -> bytes:
     return image.tobytes()
 
 
+def _voice(text: str, size: int) -> cards.Voice:
+    book = fonts.book()
+    return cards.Voice.of(book, text, book.primary(text), size, "")
+
+
 def test_a_cjk_title_is_drawn_with_a_font_that_has_it() -> None:
-    font = system_font()
-    loaded = cards._font(font, 64) if font is not None else None
+    loaded = cards._font(fonts.book().primary("日本語"), 64)
     # distinct characters get distinct shapes: not one "missing glyph" box for all
-    covered = loaded is not None and len({_glyph(loaded, c) for c in "日本語会議"}) == 5
+    covered = len({_glyph(loaded, c) for c in "日本語会議"}) == 5
     require_tool(covered, "no font with CJK glyphs (Debian: fonts-noto-cjk)")
-    image = opened(draw(Card("日本語のタイトル：再現可能なビルド", "", "", ""), font))
+    image = opened(draw(Card("日本語のタイトル：再現可能なビルド", "", "", "")))
     blank = Image.new("RGB", image.size, Card("", "", "", "").colour)
     assert ImageChops.difference(image, blank).getbbox() is not None
     assert image.size == (1200, 630)
@@ -79,16 +82,14 @@ def test_a_cjk_title_is_drawn_with_a_font_that_has_it() -> None:
 def test_a_title_of_30_kb_is_cut_in_a_few_measures() -> None:
     # shortened one character at a time, measuring all of it each time, such a title
     # took four minutes; every line of the card is bounded the same way
-    font = system_font()
     words = Card(" ".join(["Extraordinarily"] * 2000), "Thu " * 4000, "Ann " * 4000,
                  "Meetup " * 4000)
     start = time.perf_counter()
     for card in (words, Card("x" * 30_000, "", "", "")):
-        assert opened(draw(card, font)).size == (1200, 630)
+        assert opened(draw(card)).size == (1200, 630)
     assert time.perf_counter() - start < 2
-    pen = ImageDraw.Draw(Image.new("RGB", (10, 10)))
-    small = cards._font(font, 34)
-    line = cards._fit(pen, "Thu " * 4000, small, 1056)
-    assert line.endswith("…") and pen.textlength(line, font=small) <= 1056
-    assert pen.textlength(line[:-1] + "Thu…", font=small) > 1056  # the longest that fits
-    assert cards._fit(pen, "Thu 14 Jan", small, 1056) == "Thu 14 Jan"
+    small = _voice("Thu", 34)
+    line = cards._fit("Thu " * 4000, small, 1056)
+    assert line.endswith("…") and small.length(line) <= 1056
+    assert small.length(line[:-1] + "Thu…") > 1056  # the longest that fits
+    assert cards._fit("Thu 14 Jan", small, 1056) == "Thu 14 Jan"

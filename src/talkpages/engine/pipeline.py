@@ -20,6 +20,7 @@ from ..content.languages import Tree, trees
 from ..content.loader import LoadOptions, load_site
 from ..content.model import Site
 from ..diagnostics import BuildError, Diagnostic, has_errors
+from ..output.kinds import card_warnings
 from ..output.outputs import Output, Store, whole
 from ..output.plan import Recipe
 from ..output.render import Maker
@@ -155,6 +156,7 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
         result.site = site
         if site is not None:
             made = _makers(request, trees(site), sink)
+            result.diagnostics += card_warnings((maker, recipes) for _, maker, recipes in made)
             result.counts = (len(made[0][0].site.upcoming), len(made[0][0].site.past))
             with sink.session(request.site_dir):
                 for _, maker, recipes in made:

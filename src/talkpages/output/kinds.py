@@ -9,10 +9,11 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
+from ..content.config import CONFIG_NAME
 from ..content.imagefiles import bytes_digest
 from ..diagnostics import BuildError, Diagnostic
 from ..digests import digest
-from . import sitefiles, social, theme
+from . import fonts, sitefiles, social
 from .outputs import Output
 from .pictures import Copy, Picture, Variant
 from .plan import (
@@ -191,13 +192,15 @@ class ResizedImage(Kind):
 
 class SocialCardImage(Kind):
     """A social card (social.py, drawn by cards.py): its key is the card's every word and
-    its background's digest, and the font; so it is kept while they are the same."""
+    its background's digest, the fonts its text is drawn with (fonts.py) and how Pillow
+    lays text out; so it is kept while they are the same."""
 
-    VERSION = "1"  # of the way cards are drawn: another draws every card again
+    VERSION = "2"  # of the way cards are drawn: another draws every card again
 
     def media_key(self, maker: Maker, recipe: Recipe) -> str:
-        return digest("social card", self.VERSION, _pillow(), repr(_card(maker, recipe)),
-                      theme.system_font_name())
+        card = _card(maker, recipe)
+        return digest("social card", self.VERSION, _pillow(), fonts.layout(), repr(card),
+                      fonts.book().key(card.texts))
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
         from . import cards, images  # Pillow: only for a site with cards to draw
@@ -211,7 +214,7 @@ class SocialCardImage(Kind):
                     recipe, card.background, f"draw {recipe.path!r} over this image",
                     lambda data: images.open_image(data, Variant(*social.SIZE, "jpeg"),
                                                    social.SIZE[0] / social.SIZE[1]))
-            return cards.draw(card, _font(), background, card.focal_point)
+            return cards.draw(card, fonts.book(), background, card.focal_point)
 
         return Output(recipe.path, maker.media.get(self.media_key(maker, recipe), draw),
                       origin=recipe.origin)
@@ -251,9 +254,51 @@ def _pillow() -> str:
     return version
 
 
-@functools.lru_cache(maxsize=1)
-def _font() -> str | None:
-    return theme.system_font()  # looked for once a process
+def card_warnings(made: Iterable[tuple[Maker, list[Recipe]]]) -> list[Diagnostic]:
+    """A warning for each card (once a talk file, or talkpages.toml for the site's) with
+    characters no font of this machine has, naming the package that has them; and one
+    for the build when Pillow lays text out without libraqm and a card has a script
+    that needs it. Worked out before any card is drawn: cards are drawn by workers,
+    and a card kept by the media cache is not drawn at all."""
+    book = fonts.book()
+    found: dict[Diagnostic, None] = {}
+    unshaped: dict[str, None] = {}
+    for maker, recipes in made:
+        for recipe in recipes:
+            if recipe.kind != CARD:
+                continue
+            card = _card(maker, recipe)
+            if all(text.isascii() for text in card.texts):
+                continue
+            talk = recipe.context["talk"]
+            missing = book.missing(card.texts)
+            if missing:
+                packages = " ".join(dict.fromkeys(script.package for script in missing))
+                found[Diagnostic(
+                    talk.source if talk is not None else maker.site.root / CONFIG_NAME,
+                    f"no font installed here has the {_names(missing)} characters of its "
+                    f"social card: they are drawn as boxes (Debian, Ubuntu: apt-get "
+                    f"install {packages})", severity="warning",
+                    hint="the card is drawn again once a font that has them is installed")] = None
+            if fonts.layout() == "basic":
+                unshaped.update((script.name, None) for text in card.texts
+                                for script in map(fonts.script_of, text)
+                                if script is not None and script.shaped)
+    problems = list(found)
+    if unshaped:
+        problems.append(Diagnostic(
+            None, f"Pillow here lays text out without libraqm: the {_names(list(unshaped))} "
+            "characters of social cards are drawn unshaped (Arabic unjoined, right to left "
+            "drawn left to right)", severity="warning",
+            hint="Pillow's wheels use libraqm where FriBiDi is installed (Debian, Ubuntu: "
+            "apt-get install libfribidi0)"))
+    return problems
+
+
+def _names(scripts: list[fonts.Script] | list[str]) -> str:
+    """"Arabic", "Han and Kana", "Arabic, Hebrew and Thai"."""
+    names = [script if isinstance(script, str) else script.name for script in scripts]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _card(maker: Maker, recipe: Recipe) -> social.Card:

@@ -39,11 +39,17 @@ class Card:
     colour: tuple[int, int, int] = SITE_COLOUR
     background: str = ""  # the digest of the image drawn behind the text (the talk's
     focal_point: str = ""  # featured image: the recipe's source), and how it is cut
+    language: str = ""  # of its text (BCP 47): Chinese and Japanese draw some letters apart
 
     @property
     def alt(self) -> str:
         return " · ".join(part for part in (self.event, self.title, self.when, self.speakers)
                           if part)
+
+    @property
+    def texts(self) -> tuple[str, str, str, str]:
+        """What it draws, the title first: the title's script sets the card's font."""
+        return (self.title, self.event, self.when, self.speakers)
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,8 @@ def talk_card(site: SiteView, talk: Talk) -> Card:
     return Card(talk.title, formatting.dates_for(site.messages.locale).schedule_when(schedule),
                 names, talk.event,
                 colour=colour(site), background=picture.digest if picture is not None else "",
-                focal_point=picture.focal_point if picture is not None else "")
+                focal_point=picture.focal_point if picture is not None else "",
+                language=talk.given_in or talk.written_in)
 
 
 def site_card(site: SiteView) -> Card | None:
@@ -75,7 +82,8 @@ def site_card(site: SiteView) -> Card | None:
     if site.config.social_cards == "none":
         return None
     config = site.config
-    return Card(config.title, "", config.description, config.host, colour=colour(site))
+    return Card(config.title, "", config.description, config.host, colour=colour(site),
+                language=config.language)
 
 
 def colour(site: SiteView) -> tuple[int, int, int]:
