@@ -53,10 +53,6 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
     root = links.real(site_dir)
     for theme in ("layouts", "assets", STATIC_DIR):  # the site's own theme and files
         links.check_tree(site_dir / theme, root, problems)
-    if config.languages and os.path.lexists(site_dir / STATIC_DIR):
-        problems.append(Diagnostic(site_dir / STATIC_DIR, f"{STATIC_DIR}/ is published only "
-                                   "by a site in one language; its files are left out",
-                                   severity="warning"))
     talks_dir = site_dir / TALKS_DIR
     outside = links.check(talks_dir, site_dir)
     if outside is not None:

@@ -116,12 +116,17 @@ def _static(site: Site) -> list[Recipe]:
     site (a host's `_headers`, `.well-known/`), found by the walk that reads the site:
     links followed only while they stay inside it. One at the place of an output the
     build makes is an error of the build ("two outputs write …"), never written over
-    it. A site in several languages has a tree per language, and no static files."""
+    it. A site in several languages has a tree per language: its static files are at
+    the root of them all (switcher.root_files)."""
     if site.config.languages:
         return []
-    files = site_files(site.root / STATIC_DIR, site.root)
     return [Recipe(name, FILE, f"{STATIC_DIR}/{name}", source=path)
-            for name, path in files.items()]
+            for name, path in static_files(site).items()]
+
+
+def static_files(site: Site) -> dict[str, Path]:
+    """The files of the site's static/, by their path in it."""
+    return site_files(site.root / STATIC_DIR, site.root)
 
 
 def _branding(site: Site) -> list[Recipe]:

@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..content.languages import Tree
+from ..content.loader import STATIC_DIR
 from ..content.messages import language_name
 from .outputs import Output
-from .plan import PAGE, ROBOTS, SITEMAP, TALK, Recipe
+from .plan import PAGE, ROBOTS, SITEMAP, TALK, Recipe, static_files
 from .sitefiles import escape, quoteattr, url_path
 
 
@@ -134,11 +135,14 @@ def tree_plan(recipes: list[Recipe], versions: Versions, at: int) -> list[Recipe
 
 
 def root_files(trees: Sequence[Tree]) -> list[Output]:
-    """robots.txt, naming each language's sitemap; and, when no language's tree is at
-    the root, an index that leads to the default language's (as Hugo makes one)."""
+    """robots.txt, naming each language's sitemap; the site's static/ files, once for
+    every language; and, when no language's tree is at the root, an index that leads to
+    the default language's (as Hugo makes one)."""
     robots = "User-agent: *\nAllow: /\n" + "".join(
         f"Sitemap: {tree.site.config.absolute_url('sitemap.xml')}\n" for tree in trees)
     outputs = [Output("robots.txt", robots.encode(), origin="robots.txt")]
+    outputs += [Output(name, source=path, origin=f"{STATIC_DIR}/{name}")
+                for name, path in static_files(trees[0].site).items()]
     if all(tree.folder for tree in trees):
         default = trees[0]
         links = " · ".join(f'<a href={quoteattr(tree.folder)} hreflang={quoteattr(tag)} '
