@@ -1,7 +1,9 @@
 """Pages in German and Arabic, in Chromium, after their scripts have run: no English word
 of talkpages' own (the visitor's time, how soon the next talk is, the filter's counts),
 Arabic right to left with nothing scrolling sideways at 320 px, and no axe violation at
-390 and 1280 px. Skipped with the reason without Chromium or axe-core; .ci/run has both."""
+390 and 1280 px. A site in English and Arabic too: its Arabic tree as the Arabic site,
+axe on both trees, and the switcher leading to the same talk in the other language.
+Skipped with the reason without Chromium or axe-core; .ci/run has both."""
 
 from __future__ import annotations
 
@@ -16,9 +18,30 @@ from talkpages.content.loader import LoadOptions
 from test_languages import BRANDS, _english
 
 from browser import AXE, AXE_TAGS, require_axe, serve
-from conftest import build, talk
+from conftest import MakeSite, build, talk
 
 NOW = datetime(2099, 5, 20, 12, tzinfo=timezone.utc)
+
+
+TWO_LANGUAGES = ('language = "en"\nbase_url = "https://example.org/t/"\n'
+                 'timezone = "Europe/Berlin"\n'
+                 '[languages.en]\ntitle = "Talks"\n[languages.ar]\ntitle = "محاضرات"\n')
+
+
+def two_language_site(make_site: MakeSite, root: Path) -> Path:
+    """English and Arabic: a talk in both, a talk only in English (listed in the Arabic
+    tree in English), tags and a speaker. test_html_valid.py checks it too."""
+    return make_site({
+        "talkpages.toml": TWO_LANGUAGES,
+        "talks/graphs.md": talk("On graphs", "2099-05-22T14:50:00",
+                                'tags = ["graphs"]\nauthors = ["Ann Lee"]', body="On graphs."),
+        "talks/graphs.ar.md": talk("عن المخططات", "2099-05-22T14:50:00",
+                                   'tags = ["graphs"]\nauthors = ["Ann Lee"]',
+                                   body="عن المخططات."),
+        "talks/english-only.md": talk("Only in English", "2019-05-22T14:50:00",
+                                      'tags = ["trees"]\nauthors = ["Ann Lee"]',
+                                      body="English words."),
+    }, root)
 
 
 def _site(make_site: Any, tmp_path: Path, language: str) -> Path:
@@ -46,9 +69,12 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
             (root / name).write_text(text, encoding="utf-8")
         return root
 
+    two = tmp_path_factory.mktemp("two-languages")
+    assert build(two_language_site(make, two), two / "out", LoadOptions(now=NOW)).ok
     urls: dict[str, str] = {}
-    with serve(_site(make, root, "de")) as german, serve(_site(make, root, "ar")) as arabic:
-        urls["de"], urls["ar"] = german, arabic
+    with serve(_site(make, root, "de")) as german, serve(_site(make, root, "ar")) as arabic, \
+            serve(two / "out") as both:
+        urls["de"], urls["ar"], urls["en+ar"] = german, arabic, both
         yield urls
 
 
@@ -60,6 +86,14 @@ def _page(browser: Any, width: int = 1280, zone: str = "America/New_York") -> An
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.clock.install(time=NOW)
     return page
+
+
+def _axe(page: Any) -> list[str]:
+    """The ids of the rules the page breaks."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags},"
+                           " resultTypes: ['violations']})", AXE_TAGS)
+    return [violation["id"] for violation in result["violations"]]
 
 
 @pytest.mark.parametrize("language", ["de", "ar"])
@@ -95,7 +129,41 @@ def test_arabic_reads_right_to_left_without_sideways_scrolling_and_passes_axe(
         assert overflow <= 0, (path, width, overflow)
         if width == 320:
             continue
-        page.add_script_tag(path=str(AXE))
-        result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags},"
-                               " resultTypes: ['violations']})", AXE_TAGS)
-        assert result["violations"] == [], (path, [v["id"] for v in result["violations"]])
+        assert _axe(page) == [], path
+
+
+def test_the_arabic_tree_of_a_two_language_site_does_not_scroll_sideways(
+        browser: Any, sites: dict[str, str]) -> None:
+    page = _page(browser, 320)
+    for path in ("ar/", "ar/graphs/", "ar/english-only/", "ar/tags/", "ar/tags/graphs/"):
+        page.goto(sites["en+ar"] + path)
+        assert page.evaluate("getComputedStyle(document.documentElement).direction") == "rtl"
+        overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        assert overflow <= 0, (path, overflow)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_both_trees_of_a_two_language_site_pass_axe(browser: Any, sites: dict[str, str],
+                                                    width: int) -> None:
+    require_axe()
+    page = _page(browser, width)
+    found = {}
+    for path in ("", "graphs/", "ar/", "ar/graphs/"):
+        page.goto(sites["en+ar"] + path)
+        found[path] = _axe(page)
+    assert not any(found.values()), found
+
+
+def test_the_switcher_leads_to_the_same_talk_in_the_other_language(
+        browser: Any, sites: dict[str, str]) -> None:
+    page = _page(browser)
+    page.goto(sites["en+ar"] + "graphs/")
+    page.locator("nav.languages a[hreflang=ar]").click()
+    page.wait_for_url(sites["en+ar"] + "ar/graphs/")
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") \
+        == ["ar", "rtl"]
+    assert page.locator("h1").inner_text() == "عن المخططات"
+    page.locator("nav.languages a[hreflang=en]").click()
+    page.wait_for_url(sites["en+ar"] + "graphs/")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("h1").inner_text() == "On graphs"

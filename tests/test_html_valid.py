@@ -1,4 +1,5 @@
-"""The Nu HTML checker accepts every page of the example site and of a fixture site.
+"""The Nu HTML checker accepts every page of the example site, of fixture sites, and of
+sites in German, French, Japanese, Arabic, and in English and Arabic at once.
 
 Needs Java and the npm package vnu-jar (installed under tests/node by .ci/run);
 skipped with the reason when either is absent.
@@ -11,6 +12,9 @@ import subprocess
 from pathlib import Path
 
 from talkpages.content.loader import LoadOptions
+from test_browser_languages import two_language_site
+from test_languages import LANGUAGES
+from test_languages import _site as language_site
 
 from conftest import NOW, ROOT, MakeSite, build, require_tool, talk
 from pagesite import build_pages_site
@@ -101,3 +105,23 @@ def test_a_site_with_an_accent_a_logo_and_a_favicon_is_valid(make_site: MakeSite
         assert result.ok, [d.format() for d in result.diagnostics]
         done = vnu(out)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_sites_in_other_languages_and_in_two_languages_are_valid_html(
+        make_site: MakeSite, tmp_path: Path) -> None:
+    """test_languages' site (speakers.toml, slides, a video, a cancelled and a postponed
+    talk) in each of its languages, and a site in English and Arabic with its switcher:
+    built side by side and checked in one run of the checker."""
+    require_vnu()
+    out = tmp_path / "out"
+    for language in LANGUAGES:
+        site = language_site(lambda files, at=tmp_path / language: make_site(files, at),
+                             language)
+        result = build(site, out / language, LoadOptions(now=NOW))
+        assert result.ok, [d.format() for d in result.diagnostics]
+    result = build(two_language_site(make_site, tmp_path / "en-ar"), out / "en-ar",
+                   LoadOptions(now=NOW))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    assert (out / "en-ar" / "ar" / "english-only" / "index.html").is_file()
+    done = vnu(out)
+    assert done.returncode == 0, done.stdout + done.stderr
