@@ -159,6 +159,7 @@ def test_links_from_the_index_to_a_talk_to_a_tag_to_a_speaker(page: Any, example
     ("Asia/Tokyo", "Your time (Asia/Tokyo): Wed, May 22, 2019, 9:50 – 10:25 PM GMT+9"),
     ("Pacific/Auckland",
      "Your time (Pacific/Auckland): Thu, May 23, 2019, 12:50 – 1:25 AM GMT+12"),
+    ("UTC", "Your time: Wed, May 22, 2019, 12:50 – 1:25 PM UTC"),  # named once
     ("Europe/Madrid", None), ("Europe/Paris", None),  # the event's offset: nothing to add
 ])
 def test_the_local_time_line_shows_only_for_another_zone(browser: Any, example: str,

@@ -41,7 +41,8 @@
     if (!formats) {
       var moment = new Intl.DateTimeFormat(LANG, { weekday: "short", day: "numeric",
         month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
-      formats = { moment: moment, name: moment.resolvedOptions().timeZone };
+      var zone = moment.resolvedOptions().timeZone;  /* "UTC" is named by the time itself */
+      formats = { moment: moment, name: /^(UTC|Etc\/)/.test(zone) ? "" : zone };
     }
     return formats;
   }
