@@ -3,8 +3,10 @@
 
 Each source module finds the site's talk files (`find`), reads its config for the
 zone naive times were written in (`read_config`, `timezone`) and renames fields
-(`adapt`); convert.py does the rest the same way for both. Nothing is ever replaced:
-an import can run twice, and it reports every file it did not convert, and why.
+(`adapt`); convert.py does the rest the same way for both. Every language of a Hugo
+site is imported, a talk's versions as its translations (translations.py). Nothing is
+ever replaced: an import can run twice, and it reports every file it did not
+convert, and why.
 
 The zone: naive times keep their meaning. It is the old site's, from the config of
 PATH or, when PATH is a folder inside the site (`content/talk/`), of the site above it
@@ -22,7 +24,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ...content.config import CONFIG_NAME, Config, check_timezone, load_config
+from ...content.config import CONFIG_NAME, OPTIONS, Config, check_timezone, load_config
+from ...content.languages import Language, file_language
 from ...content.loader import TALKS_DIR, find_talk_files, load_talk
 from ...diagnostics import Diagnostic, display_path
 from ..console import plural
@@ -31,9 +34,11 @@ from . import academicpages, hugo
 from .authors import import_speakers
 from .convert import Adjuster, Converter
 from .hugotext import HugoText, enable_emoji
+from .languages import SiteLanguages, site_languages
 from .names import choose, twin
 from .report import ImportOptions, ImportReport
-from .settings import carried, lacking, stated, write_new
+from .settings import ORDER, carried, lacking, stated, write_new
+from .translations import SharedSlug, language_settings, left_out, tagged, translation_key
 from .zones import ZoneReading
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
@@ -82,30 +87,44 @@ def import_site(kind: str, source: Path, site_dir: Path,
             source, "no talk files found", hint="give the site's folder (holding content/talk/ "
             "or content/event/; _talks/ for academicpages) or a folder of talk files"))
         return report
+    languages = site_languages(config) if kind == "hugo" else None
+    if languages is not None:
+        sorted_out = tagged(candidates, languages)
+        candidates = sorted_out.kept
+        report.disabled, report.skipped = sorted_out.disabled, sorted_out.untagged
+        report.default_language = languages.default_tag()
     try:  # the talks there are read for their slugs: never through a link out of the site
         check_folders(site_dir, site_dir / TALKS_DIR)
     except Refused as exc:
         report.problems.append(exc.diagnostic())
         return report
     zones = ZoneReading(zone, options.assume_local_z, options.apply_suggested_zones)
+    several = len({c.tag for c in candidates}) > 1  # only then is a translationKey read
+    choice = choose(candidates, translation_key(source) if several else None)
+    shared = SharedSlug(choice.first, report.default_language)
     adapt = academicpages.adapter(config) if kind == "academicpages" else module.adapt
     hugo_adjusters: list[Adjuster] = ([hugo.bundle_pdf, HugoText(enable_emoji(config), root)]
                                       if kind == "hugo" else [])
     converter = Converter(site_dir, adapt, Config(timezone=zone), target_config,
                           source=source, direct=kind == "hugo",
                           static_dir=_static_dir(kind, root or source),
-                          taken=_existing_slugs(site_dir, target_config),
-                          adjusters=[*hugo_adjusters, zones],
+                          taken=_existing_slugs(site_dir, target_config, {
+                              c.tag for c in candidates if c.tag}),
+                          adjusters=[*hugo_adjusters, shared, zones],
                           skip=hugo.not_a_talk if kind == "hugo" else None,
                           replace=options.replace)
     zoned = 0  # talks whose naive times were read in the old site's zone
     named: set[str] = set()  # the authors of the talks imported
     imported: set[Path] = set()
-    choice = choose(candidates)
     report.renamed += [(c.path, old, c.name) for c, old in choice.renamed]
+    report.changes += [(c.path, f"named {c.name!r}, as the talk whose translation its "
+                        f"translationKey makes it (it was {old!r}; the old address stays "
+                        "an alias)") for c, old in choice.linked]
     for candidate in choice.chosen:
+        first = choice.first.get(candidate.path)
         try:
-            outcome = converter.convert(candidate)
+            outcome = converter.convert(candidate, translation=first is not None and bool(
+                first.bundle and candidate.bundle))
         except OSError as exc:  # a read-only or full disk, an unreadable bundle file
             where = f": {exc.filename}" if exc.filename else ""
             report.problems.append(Diagnostic(
@@ -125,8 +144,12 @@ def import_site(kind: str, source: Path, site_dir: Path,
         if outcome.failed:
             report.failed.append(candidate.path)
         zoned += outcome.zoned
-        if outcome.written or outcome.unchanged:
+        target = outcome.written or outcome.unchanged
+        if target is not None:
             imported.add(candidate.path)
+            report.languages[target] = candidate.tag
+            if first is None:
+                shared.slugs[candidate.path] = outcome.slug
             named.update(outcome.authors)
             report.changes += [(candidate.path, change) for change in outcome.changes]
             if outcome.html:
@@ -145,10 +168,26 @@ def import_site(kind: str, source: Path, site_dir: Path,
         folders = hugo.profile_dirs(root, config) if root else [source / "content"]
         report.authors = import_speakers(folders, root or source, named, site_dir,
                                          report.problems)
+    if languages is not None:
+        _languages(languages, set(report.languages.values()), settings, report)
     if report.written or report.unchanged:
         _settings(site_dir, settings, zone if write_config else None, target_config, report,
                   options.replace)
     return report
+
+
+def _languages(languages: SiteLanguages, used: set[str], settings: dict[str, Any],
+               report: ImportReport) -> None:
+    """`[languages]` into the settings, when the talks imported have several."""
+    report.languages_left = left_out(languages, used)
+    found = language_settings(languages, used)
+    try:
+        OPTIONS["languages"](found.get("languages", {}))
+    except ValueError as exc:  # a table talkpages would not read: none is written
+        report.problems.append(Diagnostic(report.source, f"the old site's languages are not "
+                                          f"carried over: {exc}", severity="warning"))
+        return
+    settings.update(found)
 
 
 def _not_a_folder(kind: str, source: Path) -> Diagnostic:
@@ -255,7 +294,7 @@ def _settings(site_dir: Path, settings: dict[str, Any], zone: str | None,
             settings["timezone"] = zone
         present = os.path.lexists(site_dir / CONFIG_NAME)  # an import's, to write again
         if (settings or present) and write_new(site_dir, settings, report.problems, replace):
-            report.settings = settings
+            report.settings = {key: settings[key] for key in ORDER if key in settings}
         return
     report.settings_lacking = lacking(existing, settings)
 
@@ -265,12 +304,21 @@ def _static_dir(kind: str, source: Path) -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def _existing_slugs(site_dir: Path, config: Config) -> dict[str, Path]:
+def _existing_slugs(site_dir: Path, config: Config,
+                    tags: set[str]) -> dict[tuple[str, str], Path]:
+    """(slug, tag of its language, "" the default's) of each talk of the site, its
+    files' names read with the languages of the import (`tags`) too."""
     talks = site_dir / TALKS_DIR
     if not talks.is_dir():
         return {}
+    have = {lang.tag.lower() for lang in config.languages}
+    config = dataclasses.replace(config, languages=(*config.languages, *(
+        Language(tag) for tag in sorted(tags) if tag.lower() not in have)))
     taken = {}
-    for path, slug, files in find_talk_files(talks, []):
+    for path, slug, files in find_talk_files(talks, [], languages=tuple(
+            lang.tag.lower() for lang in config.languages)):
         talk, _ = load_talk(path, slug, config, files, through_links=True)
-        taken[(talk.slug if talk else slug).lower()] = path
+        base, tag = file_language(path.name[:-3], config)
+        taken[((talk.slug if talk else slug).lower(),
+               tag.lower() if base != path.name[:-3] else "")] = path
     return taken

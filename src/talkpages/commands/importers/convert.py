@@ -26,7 +26,7 @@ from ...content.config import Config
 from ...content.fields import make_talk
 from ...content.frontmatter import FrontMatter, split
 from ...content.lint import raw_html
-from ...content.loader import BUNDLE_INDEX, TALKS_DIR
+from ...content.loader import TALKS_DIR
 from ...content.model import Image, Talk, slugify
 from ...diagnostics import Diagnostic
 from ..scaffold import toml
@@ -44,14 +44,16 @@ class Candidate:
     path: Path
     name: str  # becomes talks/<name>.md, or talks/<name>/index.md with a bundle
     bundle: Path | None = None  # the folder whose other files go with it
-    language: str | None = None
+    language: str | None = None  # the old site's name of its language, if it has one
     rank: tuple[Any, ...] = ()  # among files with the same name, the lowest wins
-    place: str = ""  # its address on the old site, such as "event/2019/joker"
+    place: str = ""  # its address in its language on the old site: "event/2019/joker"
+    tag: str = ""  # its language, when not the site's default: talks/<name>.<tag>.md
 
     @property
     def target(self) -> Path:
-        return Path(TALKS_DIR) / self.name / BUNDLE_INDEX if self.bundle else \
-            Path(TALKS_DIR) / f"{self.name}.md"
+        ending = f".{self.tag}.md" if self.tag else ".md"
+        return Path(TALKS_DIR) / self.name / f"index{ending}" if self.bundle else \
+            Path(TALKS_DIR) / f"{self.name}{ending}"
 
 
 @dataclass
@@ -97,6 +99,7 @@ class Outcome:
     changes: list[str] = field(default_factory=list)  # what the importer changed
     html: list[str] = field(default_factory=list)  # raw HTML elements of its text
     skipped: str | None = None  # why the file is no talk, and was left out
+    slug: str = ""  # of the talk imported (written, or there already)
 
     @property
     def failed(self) -> bool:
@@ -109,7 +112,7 @@ class Converter:
     def __init__(self, site_dir: Path, adapt: Adapter, source_config: Config,
                  target_config: Config, *, source: Path, direct: bool,
                  static_dir: Path | None = None,
-                 taken: Mapping[str, Path] | None = None,
+                 taken: Mapping[tuple[str, str], Path] | None = None,
                  adjusters: Iterable[Adjuster] = (),
                  skip: Callable[[FrontMatter], str | None] | None = None,
                  replace: bool = False) -> None:
@@ -121,12 +124,14 @@ class Converter:
         self.target_config = target_config
         self.direct = direct  # the loader reads these files as they are (Hugo's)
         self.static_dir = static_dir
-        self.taken = dict(taken or {})  # slug -> the file that has it
+        self.taken = dict(taken or {})  # (slug, tag) -> the file that has it
         self.adjusters = tuple(adjusters)
         self.skip = skip  # why a file is no talk (a Hugo widget page), if it is not
         self.replace = replace  # a file of an earlier import that differs is replaced
 
-    def convert(self, candidate: Candidate) -> Outcome:
+    def convert(self, candidate: Candidate, translation: bool = False) -> Outcome:
+        """`translation`: the file is a version of a talk whose other language is
+        imported first; the folder's files are that version's, and stay so."""
         outcome = Outcome()
         outside = links.on_the_way(candidate.path, self.source, self.root)
         if outside is not None:
@@ -145,10 +150,12 @@ class Converter:
             if outcome.skipped:
                 return outcome
         slug = slugify(candidate.name)
+        written_in = candidate.tag or self.target_config.language  # as its name says
         adapted = self.adapt(fm, candidate)
         values = {f.name: getattr(fm, f.name) for f in dataclasses.fields(fm)}
         source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
-        talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config, files)
+        talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config, files,
+                                   written_in=written_in)
         dropped = _droppable(problems, fm) if talk is None else {}
         if dropped:  # broken page dates, an end before the start: imported without them
             adapted.data = {k: v for k, v in adapted.data.items() if k.lower() not in dropped}
@@ -156,13 +163,14 @@ class Converter:
                                                if k.lower() not in dropped})
             source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
             talk, problems = make_talk(source_fm, candidate.path, slug, self.source_config,
-                                       files)
+                                       files, written_in=written_in)
             problems += list({id(d): d for d in dropped.values()}.values())
         outcome.problems += problems
         if talk is None:
             return outcome
         if self.direct:
-            as_is, _ = make_talk(fm, candidate.path, slug, self.source_config, files)
+            as_is, _ = make_talk(fm, candidate.path, slug, self.source_config, files,
+                                 written_in=written_in)
             changed = differences(as_is, talk, skip={"aliases"}) if as_is else [
                 "the whole talk"]
             if changed:
@@ -173,7 +181,8 @@ class Converter:
         if self.adjusters:  # read again, with what the importer changed
             values["body"] = body
             source_fm = Renamed(**{**values, "data": adapted.data}, lines=adapted.lines)
-            talk, _ = make_talk(source_fm, candidate.path, slug, self.source_config, files)
+            talk, _ = make_talk(source_fm, candidate.path, slug, self.source_config, files,
+                                written_in=written_in)
             if talk is None:
                 return self._internal(outcome, candidate, ["the whole talk"])
         outcome.zoned = (isinstance(talk.schedule.start, datetime) and talk.schedule.zone
@@ -183,14 +192,17 @@ class Converter:
             outcome.problems.append(document)
             return outcome
         target = self.site_dir / candidate.target
-        converted, _ = make_talk(split(document), target, slug, self.target_config, files)
+        converted, _ = make_talk(split(document), target, slug, self.target_config, files,
+                                 written_in=written_in)
         changed = differences(talk, converted) if converted else ["the whole talk"]
         if changed:
             return self._internal(outcome, candidate, changed)
-        owner = self.taken.get(talk.slug.lower())
+        taken = (talk.slug.lower(), candidate.tag.lower())
+        owner = self.taken.get(taken)
         if owner is not None and owner.resolve() != target.resolve():
             outcome.problems.append(Diagnostic(
-                candidate.path, f"not imported: the slug {talk.slug!r} belongs to {owner}",
+                candidate.path, f"not imported: the slug {talk.slug!r} belongs to {owner}"
+                + (f" in {candidate.tag}" if candidate.tag else ""),
                 1, 1, hint="give one of them another `slug = \"…\"`"))
             return outcome
         outcome.authors = talk.authors
@@ -200,9 +212,11 @@ class Converter:
         outcome.problems += remarks(candidate, fm, body, adapted, files,
                                    self.target_config.unsafe_html, self.static_dir)
         self._write(candidate, target, document.encode("utf-8"), files, outcome,
-                    adapted.extra_files)
+                    adapted.extra_files, translation)
         if not outcome.failed:
-            self.taken[talk.slug.lower()] = target
+            self.taken[taken] = target
+        if outcome.written or outcome.unchanged:
+            outcome.slug = talk.slug
         return outcome
 
     def _internal(self, outcome: Outcome, candidate: Candidate,
@@ -232,9 +246,11 @@ class Converter:
         return f"+++\n{head}+++\n".replace("\n", newline) + rewritten(body, adapted.rewrites)
 
     def _write(self, candidate: Candidate, target: Path, document: bytes,
-               files: tuple[str, ...], outcome: Outcome, extra: dict[str, bytes]) -> None:
+               files: tuple[str, ...], outcome: Outcome, extra: dict[str, bytes],
+               translation: bool) -> None:
         written = write_talk(self.site_dir, candidate.path, candidate.bundle, target,
-                             document, files, self.replace, extra)
+                             document, files, self.replace, extra, candidate.tag,
+                             shared=translation)
         outcome.problems += written.problems
         outcome.copied += written.copied
         if written.state in ("created", "replaced"):

@@ -3,9 +3,8 @@
 Found: page bundles (`talk/x/index.md` and its files) and flat files (`talk/x.md`),
 nested sections, TOML, YAML and JSON front matter, R Markdown (`index.Rmd`, whose
 rendered `index.html` twin is skipped), and languages, both as folders (`content/de/…`,
-or `contentDir` in the config) and as file names (`index.de.md`). talkpages sites
-have one language: the default language's version of a talk wins, a talk that exists
-only in another language is imported too.
+or `contentDir` in the config) and as file names (`index.de.md`): every language's
+talks are imported, each version of a talk under one name (names.py, translations.py).
 
 Field names are normalised as the loader reads them: `event_start`/`time_start` ->
 `date` (the old `date`, the page's date, is kept as `page_date`), `event_end`/
@@ -28,7 +27,7 @@ from ...content.frontmatter import FrontMatter, FrontMatterError, load_yaml, par
 from ...content.loader import MAX_FILE_BYTES
 from ...diagnostics import Diagnostic
 from .convert import Adapted, Candidate
-from .languages import declared, is_language
+from .languages import declared, is_language, site_languages
 
 SECTIONS = ("talk", "talks", "event", "events")
 CONTENT = {".md": 0, ".markdown": 1, ".rmd": 2, ".rmarkdown": 3, ".html": 4, ".htm": 5}
@@ -146,18 +145,20 @@ def find(site: Path, config: dict[str, Any]) -> list[Candidate]:
     """Every talk file of the site, with a rank among files of the same name."""
     default_language = str(config.get("defaultcontentlanguage") or "en").lower()
     languages = declared(config)
+    tables = site_languages(config).tables
     roots = _section_roots(site, config, languages)
     if not roots:  # a folder of talk files
         roots = [(site, None, 0)]
     found: list[Candidate] = []
     for folder, language, order in roots:
         for candidate in _walk(folder, language, languages):
-            language_rank = 0 if candidate.language in (None, default_language) else 1
-            rank = (language_rank, order, CONTENT[candidate.path.suffix.lower()],
-                    len(candidate.path.parts), str(candidate.path))
+            language = candidate.language or default_language
+            weight = tables.get(language, {}).get("weight", 0)  # the languages' order
+            rank = (language != default_language, weight, language, order,
+                    CONTENT[candidate.path.suffix.lower()], len(candidate.path.parts),
+                    str(candidate.path))
             found.append(Candidate(candidate.path, candidate.name, candidate.bundle,
-                                   candidate.language, rank,
-                                   _place(folder, candidate, language_rank == 0)))
+                                   candidate.language, rank, _place(folder, candidate)))
     return found
 
 
@@ -190,15 +191,13 @@ def _section_roots(site: Path, config: dict[str, Any], languages: frozenset[str]
     return roots
 
 
-def _place(section: Path, candidate: Candidate, default: bool) -> str:
-    """The talk's address on the old site, as Hugo makes it: the section, the folders
-    below it and the bundle's or file's name (`event/2019/joker`); a language other
-    than the default comes first (`de/talk/x`)."""
+def _place(section: Path, candidate: Candidate) -> str:
+    """The talk's address in its language on the old site, as Hugo makes it: the
+    section, the folders below it and the bundle's or file's name (`event/2019/joker`).
+    Another language's pages were under its folder (`/de/talk/x/`), as they are on the
+    new site, whose aliases of a language are read in its folder too."""
     inner = (candidate.bundle or candidate.path.parent / candidate.name).relative_to(section)
-    parts = [section.name, *inner.parts]
-    if not default and candidate.language:
-        parts.insert(0, candidate.language)
-    return "/".join(parts)
+    return "/".join([section.name, *inner.parts])
 
 
 def split_language(stem: str, languages: frozenset[str] | None = None,

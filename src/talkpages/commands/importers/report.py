@@ -1,6 +1,7 @@
 """What an import did, and the short migration report `talkpages import` prints: the
-talks imported, renamed and skipped (with why), how times without a zone were read,
-bodies with raw HTML, authors that became speakers, and the settings carried over."""
+talks imported (counted by language, when they are in several), renamed and skipped
+(with why), how times without a zone were read, bodies with raw HTML, authors that
+became speakers, and the settings carried over."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ class ImportReport:
     config_note: str = ""  # what became of the zone
     renamed: list[tuple[Path, str, str]] = field(default_factory=list)  # file, old, new name
     skipped: list[tuple[Path, str]] = field(default_factory=list)  # file, why
-    twins: list[tuple[Path, str]] = field(default_factory=list)  # translations, copies; why
+    twins: list[tuple[Path, str]] = field(default_factory=list)  # copies of a page; why
     authors: dict[str, str] = field(default_factory=dict)  # id in talks -> speaker's name
     changes: list[tuple[Path, str]] = field(default_factory=list)  # file, what changed
     zones: list[ZoneNote] = field(default_factory=list)  # times written with no zone
@@ -46,6 +47,10 @@ class ImportReport:
     settings_lacking: dict[str, Any] = field(default_factory=dict)  # not in the existing one
     html: list[tuple[Path, list[str]]] = field(default_factory=list)  # bodies with raw HTML
     unsafe_html: bool = False  # the site lets it through
+    languages: dict[Path, str] = field(default_factory=dict)  # talk file -> its tag ("": default)
+    default_language: str = ""  # the tag of the old site's default language
+    disabled: dict[str, int] = field(default_factory=dict)  # disableLanguages: files left
+    languages_left: list[str] = field(default_factory=list)  # the old site's, without talks
 
     @property
     def ok(self) -> bool:
@@ -54,7 +59,7 @@ class ImportReport:
 
 def summary(report: ImportReport) -> list[str]:
     """The migration report: a few lines after the messages of each file."""
-    lines = []
+    lines = _languages(report)
     if report.replaced:
         lines.append(f"Replaced {plural(len(report.replaced), 'talk file')} of an earlier "
                      "import, with these options (--replace)")
@@ -64,9 +69,8 @@ def summary(report: ImportReport) -> list[str]:
                      "another talk has too (the old address is kept as an alias):")
         lines += [f"  {display_path(path)} -> {new}" for path, _, new in report.renamed]
     if report.twins:
-        lines.append(f"Translations and rendered copies not imported ({len(report.twins)}; "
-                     "a talkpages site has one language: to publish another, import its "
-                     "folder into a site of its own):")
+        lines.append(f"Rendered copies and second files of a page not imported "
+                     f"({len(report.twins)}):")
         lines += [f"  {display_path(path)}: {why}" for path, why in report.twins]
     if report.skipped:
         lines.append(f"Skipped {plural(len(report.skipped), 'file')}:")
@@ -82,17 +86,49 @@ def summary(report: ImportReport) -> list[str]:
                                  for key, name in sorted(report.authors.items())))
     if report.settings:
         lines.append("Settings carried over into talkpages.toml: " + ", ".join(
-            f"{key} = {_toml(value)}" for key, value in report.settings.items()))
+            _setting(key, value, False) for key, value in report.settings.items()))
     if report.settings_lacking:
         lines.append("talkpages.toml exists and is left as it is; the old site's settings it "
                      "does not have: " + ", ".join(
-                         f"{key} = {_toml(value)}"
+                         _setting(key, value, True)
                          for key, value in report.settings_lacking.items()))
     return lines
 
 
+def _setting(key: str, value: Any, whole: bool) -> str:
+    """A setting as talkpages.toml has it; `[languages.de]` tables by their names, or
+    `whole`, with what they hold, for a config to which they are to be added."""
+    if key != "languages":
+        return f"{key} = {_toml(value)}"
+    return ", ".join(f"[languages.{tag}]" + (" (" + ", ".join(
+        f"{name} = {_toml(item)}" for name, item in table.items()) + ")"
+        if whole and table else "") for tag, table in value.items())
+
+
 def _toml(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else f'"{value}"'
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value) if isinstance(value, int) else f'"{value}"'
+
+
+def _languages(report: ImportReport) -> list[str]:
+    """The talks written in each language, when there are several; the old site's
+    languages left out, and why."""
+    lines = []
+    written = [report.languages.get(path, "") for path in report.written]
+    if any(written):
+        counts = {tag: written.count(tag) for tag in sorted(set(written), key=str.lower)}
+        lines.append("By language: " + ", ".join(
+            f"{count} {tag or report.default_language}" for tag, count in counts.items())
+            + " (a talk's translations share its name and slug)")
+    if report.disabled:
+        lines.append("Not imported, in languages the old site disables (disableLanguages): "
+                     + ", ".join(f"{plural(count, 'file')} in {key}"
+                                 for key, count in sorted(report.disabled.items())))
+    if report.languages_left:
+        lines.append("Languages of the old site without talks, not in talkpages.toml: "
+                     + ", ".join(report.languages_left))
+    return lines
 
 
 def _html(report: ImportReport) -> list[str]:

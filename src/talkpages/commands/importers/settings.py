@@ -1,9 +1,11 @@
 """The old site's settings that a new `talkpages.toml` carries over.
 
-From a Hugo config: `title`, `baseURL` -> `base_url`, and the language of the pages
-(`languageCode` of the default language, else the site's `languageCode` if it is
-that language, else `defaultContentLanguage`: the talks imported are in that
-language) -> `language`, so a Russian site's pages say `lang="ru"`.
+From a Hugo config: `title` (the default language's, else the site's), `baseURL` ->
+`base_url`, and the language of the pages (`languageCode` of the default language,
+else the site's `languageCode` if it is that language, else `defaultContentLanguage`:
+the talks imported are in that language) -> `language`, so a Russian site's pages say
+`lang="ru"`; with talks of several languages, `language` and `[languages]` as
+translations.py makes them.
 From academicpages' `_config.yml`: `title`, `url` + `baseurl` -> `base_url`, `locale`
 -> `language`. Then the zone of naive times (`timezone`) and, with `--unsafe-html`,
 `unsafe_html = true`.
@@ -24,9 +26,11 @@ from ...content.frontmatter import FrontMatterError, parse_toml
 from ...diagnostics import Diagnostic
 from ..safefile import Refused, read_existing
 from ..scaffold import toml
+from .languages import site_languages
 from .writing import write_or_replace
 
-ORDER = ("title", "base_url", "language", "timezone", "unsafe_html")
+ORDER = ("title", "base_url", "language", "timezone", "unsafe_html",
+         "default_language_in_subdir", "languages")
 HEADER = "# Written by `talkpages import` from the old site's settings."
 MAX_CONFIG = 1024 * 1024
 _LANGUAGE = re.compile(r"^([A-Za-z]{2,3})(?:[-_]([A-Za-z0-9]{2,8}))?$")
@@ -37,6 +41,8 @@ def carried(kind: str, config: dict[str, Any], where: Path | None,
     """The settings of the old site's config (its keys lower-cased) in ours."""
     found: dict[str, Any] = {"title": config.get("title")}
     if kind == "hugo":
+        languages = site_languages(config)
+        found["title"] = languages.table(languages.default).get("title") or found["title"]
         found["base_url"] = config.get("baseurl")
         found["language"] = _hugo_language(config)
     else:
@@ -68,8 +74,9 @@ def _hugo_language(config: dict[str, Any]) -> Any:
     for `ru`), else `defaultContentLanguage` itself."""
     default = str(config.get("defaultcontentlanguage") or "").strip().lower()
     languages = config.get("languages")
-    if isinstance(languages, dict) and default:
-        own = next((v for k, v in languages.items() if str(k).lower() == default), None)
+    if isinstance(languages, dict):  # Hugo's default language is "en"
+        own = next((v for k, v in languages.items() if str(k).lower() == (default or "en")),
+                   None)
         if isinstance(own, dict):
             code = next((v for k, v in own.items() if str(k).lower() == "languagecode"), None)
             if code:
@@ -116,6 +123,9 @@ def write_new(site_dir: Path, settings: dict[str, Any], problems: list[Diagnosti
     lines = [HEADER]
     if "timezone" in ordered:
         lines.append("# timezone: the zone of the talks' times written without one.")
+    if ordered.get("languages"):
+        lines.append("# languages: those of the talks; a translation is talks/<slug>.<tag>.md "
+                     "(or index.<tag>.md).")
     if ordered.get("unsafe_html"):
         lines.append("# unsafe_html: raw HTML of the talks is let through; keep it only "
                      "while every author of a talk file is trusted.")
@@ -132,8 +142,16 @@ def write_new(site_dir: Path, settings: dict[str, Any], problems: list[Diagnosti
 
 
 def lacking(existing: Config, settings: dict[str, Any]) -> dict[str, Any]:
-    """What of `settings` an existing config has not set (it keeps its defaults)."""
+    """What of `settings` an existing config has not set (it keeps its defaults), and
+    the `[languages]` tables of the talks' languages it has not."""
     default = Config()
-    return {key: value for key, value in settings.items() if key != "timezone"
-            and getattr(existing, key) == getattr(default, key)
-            and getattr(existing, key) != value}
+    found = {key: value for key, value in settings.items()
+             if key not in ("timezone", "languages")
+             and getattr(existing, key) == getattr(default, key)
+             and getattr(existing, key) != value}
+    have = {lang.tag.lower() for lang in existing.languages}
+    tables = {tag: table for tag, table in settings.get("languages", {}).items()
+              if tag.lower() not in have}
+    if tables:
+        found["languages"] = tables
+    return found

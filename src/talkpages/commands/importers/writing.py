@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ...content.loader import BUNDLE_INDEX
 from ...diagnostics import Diagnostic
 from ..safefile import Refused, create_new, create_or_match, read_existing
 
@@ -57,12 +56,17 @@ class Written:
 
 def write_talk(site: Path, source: Path, bundle: Path | None, target: Path, document: bytes,
                files: tuple[str, ...], replace: bool,
-               extra: Mapping[str, bytes] | None = None) -> Written:
-    """The talk file converted from `source` at `target`, the files of its bundle, and
-    `extra` files for its folder (images the old site kept elsewhere: name -> bytes)."""
+               extra: Mapping[str, bytes] | None = None, tag: str = "",
+               shared: bool = False) -> Written:
+    """The talk file converted from `source` at `target` (a translation into `tag`:
+    `x.de.md`, `x/index.de.md`), the files of its bundle, and `extra` files for its
+    folder (images the old site kept elsewhere: name -> bytes). `shared`: the folder's
+    files are another version's of the talk, which its translations share: one there
+    is never replaced, and one that differs is named in a warning."""
     written = Written()
-    other = (target.parent.with_suffix(".md") if bundle else
-             target.with_suffix("") / BUNDLE_INDEX)
+    ending = f".{tag}.md" if tag else ".md"
+    other = (target.parent.parent / f"{target.parent.name}{ending}" if bundle else
+             target.parent / target.name[:-len(ending)] / f"index{ending}")
     if os.path.lexists(other):
         written.problems.append(Diagnostic(
             source, f"not imported: {other} is the same talk in the other form; it was "
@@ -82,9 +86,16 @@ def write_talk(site: Path, source: Path, bundle: Path | None, target: Path, docu
         copies += [(target.parent / name, name, data) for name, data in (extra or {}).items()]
         for path, name, data in copies:
             copy = write_or_replace(site, target.parent / name,
-                                    path.read_bytes() if data is None else data, replace)
+                                    path.read_bytes() if data is None else data,
+                                    replace and not shared)
             if copy in ("created", "replaced"):
                 written.copied += 1
+            elif copy == "differs" and shared:
+                written.problems.append(Diagnostic(
+                    path, f"not copied: {target.parent / name} is there already and "
+                    "differs: the talk's versions in each language share the files of "
+                    "its folder, and the one there is kept", severity="warning",
+                    hint=f"copy it under a name of its own and link that from {target.name}"))
             elif copy == "differs":
                 written.problems.append(Diagnostic(
                     path, f"not copied: {target.parent / name} exists and differs",
