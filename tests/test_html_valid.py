@@ -1,5 +1,7 @@
 """The Nu HTML checker accepts every page of the example site, of fixture sites, and of
-sites in German, French, Japanese, Arabic, and in English and Arabic at once.
+sites in German, French, Japanese, Arabic, and in English and Arabic at once: each
+built into a folder of its own, all checked in one run of the checker (Java's start is
+most of its time).
 
 Needs Java and the npm package vnu-jar (installed under tests/node by .ci/run);
 skipped with the reason when either is absent.
@@ -33,16 +35,17 @@ def vnu(folder: Path) -> subprocess.CompletedProcess[str]:
                            "--also-check-svg", str(folder)], capture_output=True, text=True)
 
 
-def test_example_site_is_valid_html(tmp_path: Path) -> None:
-    require_vnu()
-    result = build(ROOT, tmp_path / "public", LoadOptions(now=NOW))
-    assert result.ok
-    done = vnu(tmp_path / "public")
-    assert done.returncode == 0, done.stdout + done.stderr
+def _built(site: Path, out: Path) -> None:
+    result = build(site, out, LoadOptions(now=NOW))
+    assert result.ok, [d.format() for d in result.diagnostics]
 
 
-def test_fixture_site_with_every_field_is_valid_html(make_site: MakeSite, tmp_path: Path) -> None:
-    require_vnu()
+def _example(make_site: MakeSite, at: Path, out: Path) -> None:
+    _built(ROOT, out)
+
+
+def _every_field(make_site: MakeSite, at: Path, out: Path) -> None:
+    """Every field of a talk, markup to escape in each, a bundle's picture and PDF."""
     site = make_site({
         "talks/full/index.md": talk("Everything <b>escaped</b> & more", "2019-05-20", """
             date_end = 2019-05-23
@@ -70,58 +73,50 @@ def test_fixture_site_with_every_field_is_valid_html(make_site: MakeSite, tmp_pa
         "talks/full/featured.png": (ROOT / "assets" / "favicon.ico").read_bytes()[22:],
         "talks/full/slides.pdf": b"%PDF",
         "talks/upcoming.md": talk("Later", "2099-01-01T10:00:00+09:00"),
-    })
-    result = build(site, tmp_path / "out", LoadOptions(now=NOW))
-    assert result.ok, [d.format() for d in result.diagnostics]
-    done = vnu(tmp_path / "out")
-    assert done.returncode == 0, done.stdout + done.stderr
+    }, at)
+    _built(site, out)
 
 
-def test_pages_fixture_site_is_valid_html(tmp_path: Path) -> None:
+def _every_page_kind(make_site: MakeSite, at: Path, out: Path) -> None:
     """Every page kind: paginated index, tag/speaker/year pages and overviews, MathML,
     video embeds, a cancelled talk, speakers.toml, a featured image, CJK addresses."""
-    require_vnu()
-    out = build_pages_site(tmp_path / "site", tmp_path / "out")
-    pages = list(out.rglob("*.html"))
-    assert len(pages) == 27
-    done = vnu(out)
-    assert done.returncode == 0, done.stdout + done.stderr
+    build_pages_site(at, out)
+    assert len(list(out.rglob("*.html"))) == 27
 
 
-def test_a_site_with_an_accent_a_logo_and_a_favicon_is_valid(make_site: MakeSite,
-                                                              tmp_path: Path) -> None:
+def _accent_logo_favicon(make_site: MakeSite, at: Path, out: Path) -> None:
     """The appended stylesheet rules, the logo's <img> and the icons' <link>s."""
     from conftest import photo
 
-    require_vnu()
     svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 30"><circle r="9"/></svg>'
     for logo, favicon in (("logo.png", "icon.svg"), ("logo.svg", "icon.png")):
         site = make_site({
             "talkpages.toml": f'accent_color = "gold"\nlogo = "{logo}"\nfavicon = "{favicon}"\n',
             "logo.png": photo(300, 100, "PNG"), "icon.png": photo(64, 64, "PNG"),
-            "logo.svg": svg, "icon.svg": svg, "talks/a.md": talk()}, tmp_path / logo)
-        out = tmp_path / logo / "out"
-        result = build(site, out, LoadOptions(now=NOW))
-        assert result.ok, [d.format() for d in result.diagnostics]
-        done = vnu(out)
-        assert done.returncode == 0, done.stdout + done.stderr
+            "logo.svg": svg, "icon.svg": svg, "talks/a.md": talk()}, at / logo)
+        _built(site, out / logo)
 
 
-def test_sites_in_other_languages_and_in_two_languages_are_valid_html(
-        make_site: MakeSite, tmp_path: Path) -> None:
+def _languages(make_site: MakeSite, at: Path, out: Path) -> None:
     """test_languages' site (speakers.toml, slides, a video, a cancelled and a postponed
-    talk) in each of its languages, and a site in English and Arabic with its switcher:
-    built side by side and checked in one run of the checker."""
+    talk) in each of its languages, and a site in English and Arabic with its switcher."""
+    for language in LANGUAGES:
+        _built(language_site(lambda files, at=at / language: make_site(files, at), language),
+               out / language)
+    _built(two_language_site(make_site, at / "en-ar"), out / "en-ar")
+    assert (out / "en-ar" / "ar" / "english-only" / "index.html").is_file()
+
+
+SITES = {"example": _example, "every-field": _every_field, "page-kinds": _every_page_kind,
+         "accent-logo-favicon": _accent_logo_favicon, "languages": _languages}
+
+
+def test_every_kind_of_site_is_valid_html(make_site: MakeSite, tmp_path: Path) -> None:
     require_vnu()
     out = tmp_path / "out"
-    for language in LANGUAGES:
-        site = language_site(lambda files, at=tmp_path / language: make_site(files, at),
-                             language)
-        result = build(site, out / language, LoadOptions(now=NOW))
-        assert result.ok, [d.format() for d in result.diagnostics]
-    result = build(two_language_site(make_site, tmp_path / "en-ar"), out / "en-ar",
-                   LoadOptions(now=NOW))
-    assert result.ok, [d.format() for d in result.diagnostics]
-    assert (out / "en-ar" / "ar" / "english-only" / "index.html").is_file()
+    for name, make in SITES.items():
+        make(make_site, tmp_path / "sites" / name, out / name)
     done = vnu(out)
     assert done.returncode == 0, done.stdout + done.stderr
+    checked = {page.relative_to(out).parts[0] for page in out.rglob("*.html")}
+    assert checked == set(SITES)
