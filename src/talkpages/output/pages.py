@@ -184,10 +184,19 @@ def item(theme: Theme, talk: Talk) -> bytes:
         return str(macro(talk, ROOT_MARK)).encode()
 
 
-def _language_name(talk: Talk, site_language: str) -> str:
+def language_named(talk: Talk, site_language: str) -> str:
     """The name of the language a talk is given in, in the site's, when it is another."""
+    if not talk.given_in and talk.written_in == site_language:  # most talks of most sites
+        return ""
     tag = languages.given_in(talk, site_language)
     return language_name(tag, site_language) if tag else ""
+
+
+def written_in(talk: Talk, site_language: str) -> Markup:
+    """` lang="…"` for what of a talk is written in another language than the site's."""
+    if talk.written_in == site_language:
+        return Markup()
+    return Markup(f' lang="{escape(talk.written_in)}"')
 
 
 def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
@@ -257,10 +266,9 @@ def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
         "link_href": link_href,
         "lead_link": lead_link,
         "icon": icon,
-        "talk_language": lambda talk: _language_name(talk, site.messages.language),
+        "talk_language": lambda talk: language_named(talk, site.messages.language),
         "language_key": lambda talk: languages.key(talk.given_in or talk.written_in),
-        "written_in": lambda talk: Markup(f' lang="{escape(talk.written_in)}"')
-        if talk.written_in != site.messages.language else "",
+        "written_in": lambda talk: written_in(talk, site.messages.language),
         "link_icon": lambda kind: icon(LINK_ICONS.get(kind, "link")),
     }
 

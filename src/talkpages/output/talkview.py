@@ -111,6 +111,8 @@ class TalkView:
     body: Markup
     cards: tuple[Card, ...]
     tags: tuple[Named, ...]
+    written_in: Markup  # ` lang="en"` for a page written in another language than the site's
+    language: str  # the name of the language the talk is given in, when not the site's
 
 
 class Views:
@@ -178,6 +180,8 @@ class Views:
                         for author in talk.authors
                         if self._person(author)[1] is not None or also.get(author)),
             tags=tuple(Named(tag, taxonomy.tag_path(tag)) for tag in talk.tags),
+            written_in=pages.written_in(talk, site.messages.language),
+            language=pages.language_named(talk, site.messages.language),
         )
 
     def _person(self, author: str) -> tuple[Named, Speaker | None]:
