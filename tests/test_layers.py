@@ -60,11 +60,11 @@ def test_every_module_is_in_a_layer() -> None:
     assert not loose, f"modules outside content/, output/, engine/, commands/: {loose}"
 
 
-def test_the_readme_names_every_module() -> None:
-    """The README's "Project layout" is the map of the code: a module it does not name
-    is one a reader cannot find."""
-    readme = (PACKAGE.parent.parent / "README.md").read_text(encoding="utf-8")
-    layout = readme.split("## Project layout", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_name_every_module() -> None:
+    """The module map of docs/layout.md ("Project layout") is the map of the code: a
+    module it does not name is one a reader cannot find."""
+    page = (PACKAGE.parent.parent / "docs" / "layout.md").read_text(encoding="utf-8")
+    layout = page.split("## The module map", 1)[1].split("\n## ", 1)[0]
     unnamed = [path.relative_to(PACKAGE).as_posix() for path in sorted(PACKAGE.rglob("*.py"))
                if path.stem not in ("__init__", "__main__") and path.name not in layout]
     assert not unnamed, unnamed

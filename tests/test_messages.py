@@ -47,7 +47,7 @@ def _catalogue(path: Path) -> dict[str, object]:
 
 def test_the_catalogue_lists_every_message_the_code_and_templates_say() -> None:
     """A text marked in a template or the code but missing from talkpages.pot is one no
-    translator sees; run the extraction of the README's *Languages* to bring it in."""
+    translator sees; run the extraction of docs/languages.md (*For translators*) to bring it in."""
     listed = set(_catalogue(LOCALES / "talkpages.pot"))
     extracted = _extracted()
     assert extracted - listed == set(), "not in talkpages.pot"
