@@ -109,7 +109,7 @@ def require_tool(available: bool, reason: str) -> None:
 
 
 # Property-based tests: a few hundred examples each in the normal run; thousands with
-# HYPOTHESIS_PROFILE=stress (see README, "Fuzzing").
+# HYPOTHESIS_PROFILE=stress (see docs/layout.md, *Tests*).
 try:
     from hypothesis import HealthCheck, settings
 

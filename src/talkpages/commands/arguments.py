@@ -263,7 +263,8 @@ def parser() -> argparse.ArgumentParser:
                          "America/Santiago; default: the old site's timeZone")
     imports.add_argument("--assume-local-z", action="store_true",
                          help="read times written with Z as local times of that zone too, "
-                         "but those that look like real UTC (see the README)")
+                         "but those that look like real UTC (see the documentation, "
+                         "Importing a site)")
     imports.add_argument("--unsafe-html", action="store_true",
                          help="the site is your own: let raw HTML of its bodies through "
                          "(unsafe_html = true in a new talkpages.toml)")

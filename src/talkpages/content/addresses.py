@@ -126,7 +126,7 @@ def _groups(site: Site, kind: tuple[str, str, str],
             names: Callable[[Talk], Iterable[str]]) -> list[Diagnostic]:
     """Tags or speakers: a name too long for an address is an error; names that are not
     one name but share a page (`R&D`, `R D`) are listed as one, and a warning says so.
-    Names that differ only in case are one name, as the README promises. `kind`: what
+    Names that differ only in case are one name, as docs/pages.md promises. `kind`: what
     they are, the folder of their pages and the front matter key that names them."""
     what, folder, key = kind
     slug_of = taxonomy.tag_slug if folder == "tags" else taxonomy.speaker_slug

@@ -104,8 +104,8 @@ def with_default(languages: tuple[Language, ...], default: str) -> tuple[Languag
 
 def file_language(name: str, config: Config) -> tuple[str, str]:
     """(name without its language, tag) of a talk file's name without `.md`
-    (`my-talk.de` -> `my-talk`, "de"); a name with no language of the site ends in,
-    as it is, in the default language."""
+    (`my-talk.de` -> `my-talk`, "de"); a name that ends in no language of the site is
+    itself, in the default language."""
     stem, dot, code = name.rpartition(".")
     if dot and config.languages:
         for lang in config.languages:

@@ -4,7 +4,7 @@ Every word of the interface (a page's labels, a feed's "CANCELLED.", a script's 
 is written in English in the code and the templates, marked `_("…")`, and looked up
 in a gettext catalogue of the site's language: `src/talkpages/locales/<locale>.po`,
 managed with Babel (`talkpages.pot` is the list of every message, extracted from the
-templates and the code; README, *Languages*). A site may override any message, or
+templates and the code; docs/languages.md). A site may override any message, or
 speak a language no catalogue ships, in `i18n/<language>.toml` (Hugo's place for
 them; sitetexts.py): the English text as the key, so that what is changed is what the
 page shows.

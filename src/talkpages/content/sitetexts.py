@@ -79,7 +79,8 @@ def untranslated(path: Path, language: str, texts: dict[str, Override],
         f"{len(missing)} of its {len(known_messages())} texts stay English "
         f"(dates are written as {cldr_locale(language).english_name or language} writes them)",
         line, severity="warning",
-        hint=f"translate them in {TEXTS_DIR}/{language.lower()}.toml (README, *Languages*), "
+        hint=f"translate them in {TEXTS_DIR}/{language.lower()}.toml (talkpages' "
+        "documentation, *Languages*), "
         f"or choose one of: {', '.join(shipped_languages())}")]
 
 
@@ -120,7 +121,8 @@ def _checked(path: Path, data: dict[str, Any], lines: dict[str, int],
             problems.append(Diagnostic(
                 path, f"{_shown(key)} is no text of talkpages' pages: nothing shows it", line,
                 severity="warning", hint=f"did you mean {close[0]!r}?" if close else
-                "a key is the English text as the page writes it (README, *Languages*)"))
+                "a key is the English text as the page writes it (talkpages' documentation, "
+                "*Languages*)"))
     return clean
 
 

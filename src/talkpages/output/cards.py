@@ -19,8 +19,8 @@ most three lines, in the largest size that fits (64 down to 40 pixels); what doe
 fit ends in "…". A line holds a few hundred characters at most, so a text is cut to
 LINE_CHARS characters a line before it is measured, and a line is shortened by halves:
 a 30 KB title took four minutes one character at a time. A card takes about 6 ms of one
-core, most of it FreeType drawing the text and the JPEG's encoding (the README's
-Performance).
+core, most of it FreeType drawing the text and the JPEG's encoding
+(docs/performance.md).
 """
 
 from __future__ import annotations

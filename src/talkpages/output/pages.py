@@ -201,7 +201,7 @@ def written_in(talk: Talk, site_language: str) -> Markup:
 
 def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
             ) -> dict[str, Callable[..., Any]]:
-    """The template filters of the pages (see the README's Themes section); list items
+    """The template filters of the pages (see docs/themes.md); list items
     come from `fragments`, made with the talks' pages, when they are there."""
     config = site.config
 
