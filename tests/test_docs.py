@@ -11,6 +11,7 @@ import argparse
 import importlib.util
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from types import ModuleType
 
@@ -104,12 +105,23 @@ def test_the_readme_is_short() -> None:
     assert lines <= README_LINES, f"README.md has {lines} lines: the rest belongs in docs/"
 
 
+def _slug(title: str) -> str:
+    """A heading's anchor as MkDocs makes it (Python-Markdown's toc `slugify`), so that
+    the README's links are checked without MkDocs installed."""
+    text = unicodedata.normalize("NFKD", re.sub(r"[`*]", "", title))
+    text = re.sub(r"[^\w\s-]", "", text.encode("ascii", "ignore").decode("ascii"))
+    return re.sub(r"[-\s]+", "-", text.strip().lower())
+
+
+def test_a_slug_is_the_one_mkdocs_makes() -> None:
+    assert _slug("Starting a site: `talkpages init`") == "starting-a-site-talkpages-init"
+    assert _slug("GitHub's 60-day rule") == "githubs-60-day-rule"
+
+
 def _anchors(page: Path) -> set[str]:
-    """The anchors MkDocs gives a page's headings (the toc extension's slugs)."""
-    slugify = pytest.importorskip("markdown.extensions.toc").slugify
+    """The anchors of a page's headings."""
     text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
-    return {slugify(re.sub(r"[`*]", "", title), "-")
-            for title in re.findall(r"^#+ (.+)$", text, flags=re.M)}
+    return {_slug(title) for title in re.findall(r"^#+ (.+)$", text, flags=re.M)}
 
 
 def test_the_readme_links_into_the_documentation_lead_somewhere() -> None:
