@@ -67,4 +67,4 @@ def test_the_docs_name_every_module() -> None:
     layout = page.split("## The module map", 1)[1].split("\n## ", 1)[0]
     unnamed = [path.relative_to(PACKAGE).as_posix() for path in sorted(PACKAGE.rglob("*.py"))
                if path.stem not in ("__init__", "__main__") and path.name not in layout]
-    assert not unnamed, unnamed
+    assert not unnamed, f"not in the module map of docs/layout.md: {unnamed}"
