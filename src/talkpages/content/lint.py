@@ -37,6 +37,7 @@ from ..diagnostics import Diagnostic
 from . import fields
 from .codespans import code_spans
 from .config import CONFIG_NAME
+from .embedcheck import embed_warnings
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .languages import untranslated_notes
 from .loader import BUNDLE_INDEX
@@ -69,6 +70,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
         warnings += too_long(talk, fm)
         if not site.config.unsafe_html:
             warnings += escaped_html(talk, fm)
+        warnings += embed_warnings(site, talk, fm)
     return [*local_base_url(site), *warnings, *untranslated_notes(site)]
 
 

@@ -11,6 +11,10 @@ Speaker Deck and SlideShare name a deck's player by an id their pages do not sho
 (only their "Embed" dialogs do, and a build asks no server): a link to such a player
 (`https://speakerdeck.com/player/<id>`, `…/slideshow/embed_code/key/<key>`) is shown
 in the page; a link to a deck's page stays a link.
+
+On a site with `unsafe_html`, a talk's page lets through the frames and scripts its own
+text loads from https hosts (`talk_origins`): why per page, and what stays blocked, is
+in content/embedcheck.py.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, quote, urlsplit
 
+from ..content.embedcheck import elements, origin
 from ..content.model import Link, Talk
+from . import markup
 
 _ID = re.compile(r"^[\w-]{6,20}$")
 _DECK = re.compile(r"^[0-9a-f]{32}$")
@@ -127,3 +133,21 @@ def _youtube(video: str, url: str) -> Embed | None:
     if not _ID.match(video):
         return None
     return Embed("YouTube", f"https://www.youtube-nocookie.com/embed/{video}?autoplay=1", url)
+
+
+def talk_origins(talk: Talk) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The https origins the frames and the scripts of a talk's texts load from, as a
+    site with `unsafe_html` shows them (the HTML its page shows, remembered by
+    markup.py for the page), each sorted: what its page's CSP adds."""
+    frames: set[str] = set()
+    scripts: set[str] = set()
+    texts = ((talk.abstract, talk.math), (talk.summary, talk.math), (talk.body, talk.math),
+             (talk.image.caption if talk.image is not None else "", False))
+    for text, math in texts:
+        if "<" not in text:
+            continue
+        for _, kind, src in elements(markup.to_html(text, unsafe=True, math=math)):
+            found = origin(src)
+            if found:
+                (scripts if kind == "script" else frames).add(found)
+    return tuple(sorted(frames)), tuple(sorted(scripts))

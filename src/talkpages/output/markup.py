@@ -6,7 +6,18 @@ not let us rewrite its syntax tree, so the escaping happens on the source: every
 outside code becomes `&lt;`, which CommonMark turns back into a visible `<`. The
 document is then rendered in cmark's safe mode all the same, which drops any raw HTML
 the escaping might have missed and blanks `javascript:`, `vbscript:`, `file:` and
-`data:` links: two independent layers, so one slip cannot let a script through.
+`data:` links: two independent layers, so one slip cannot let a script through. With
+`unsafe_html`, GFM's tag filter is off too: it would show an `<iframe>` or a `<script>`
+as text, and the site asked for them (the pages' CSP still decides what loads: see
+`content_security_policy` in render.py).
+
+GFM's autolinks run on, past a quote or an angle bracket, through what follows an
+address written in HTML that is shown as text (`<iframe src="https://…"></iframe>`,
+or the same written with `&lt;`): the link would lead to `https://…%22%3E&lt;/iframe`.
+An autolinked address ends where a quote or an angle bracket starts, escaped or not
+(`_end_autolinks`); the rest is text again, its character references read as
+CommonMark reads them. A raw `"`, `<` or `>` is never part of a valid address
+(RFC 3986 writes them `%22`, `%3C`, `%3E`), so no real link is cut.
 
 Talk text holds no control characters (characters.py), but a character reference
 does: cmark turns `&#7;` into the character itself, and `&#xFFFE;` into bytes that are
@@ -17,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import html as html_text
 import re
 from collections.abc import Callable
 
@@ -57,12 +69,82 @@ def _to_html(text: str, unsafe: bool, math: bool) -> str:
     if math:
         text, formulas = mathml.extract(text)
     if unsafe:
-        html = _gfm(text, _UNSAFE)
+        html = _gfm(text, _UNSAFE, _EXTENSIONS_UNSAFE)
     else:
         if "<" in text:
             text = escape_raw_html(text)
-        html = _gfm(text, _SAFE)
+        html = _gfm(text, _SAFE, _EXTENSIONS)
+    if "<a href=" in html:
+        html = _end_autolinks(html)
     return _xml_text(mathml.restore(html, formulas))
+
+
+# A link as cmark writes it (no title), its text without tags: an autolink is one.
+_ANCHOR = re.compile(r'<a href="([^"<>]*)">([^<]*)</a>')
+# Where an address ends: a quote or an angle bracket, written or as a reference.
+_ADDRESS_END = re.compile(r'["<>]|&(?:lt|gt|quot|#0*(?:34|60|62)|#x0*(?:22|3c|3e));',
+                          re.IGNORECASE)
+_TRAILING = ".,:;!?*_~"  # what GFM leaves out of the end of an autolink
+# A character reference as CommonMark reads it: with its `;`, at most 32 letters.
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
+
+
+def _end_autolinks(html: str) -> str:
+    """Each link whose text is its address, cut where a quote or an angle bracket of
+    that address starts (the module's docstring). Linear: one pass over the links,
+    one over the text of each."""
+    return _ANCHOR.sub(_cut_autolink, html)
+
+
+def _cut_autolink(anchor: re.Match[str]) -> str:
+    href, shown = anchor[1], anchor[2]
+    if "&" not in shown:  # a quote or a bracket of the text is written as a reference
+        return anchor[0]
+    address = html_text.unescape(shown)
+    end = _ADDRESS_END.search(address)
+    if end is None:
+        return anchor[0]
+    offsets = _href_offsets(href, address)
+    if offsets is None:  # its text is not its address: the author's own link
+        return anchor[0]
+    kept = address[:end.start()].rstrip(_TRAILING)
+    rest = _escape(_REFERENCE.sub(lambda r: html_text.unescape(r[0]), address[len(kept):]))
+    if not kept.partition("://")[2 if "://" in kept else 0].strip("/"):  # no host left
+        return _escape(kept) + rest
+    return f'<a href="{href[:offsets[len(kept)]]}">{_escape(kept)}</a>{rest}'
+
+
+def _href_offsets(href: str, address: str) -> list[int] | None:
+    """Where each character of `address` starts in `href`, as cmark escapes an address
+    (`&` as `&amp;`, `'` as `&#x27;`, what is not safe in an address as %XX of its
+    UTF-8), after the scheme an autolink adds (`http://` to `www.`, `mailto:`); one
+    more for the end. None if `href` is not `address` so escaped."""
+    position = 0
+    for scheme in ("http://", "mailto:"):
+        if href.startswith(scheme) and not address.startswith(scheme):
+            position = len(scheme)
+            break
+    offsets = []
+    for char in address:
+        offsets.append(position)
+        if char == "&":
+            token = "&amp;"
+        elif char == "'":
+            token = "&#x27;"
+        elif href.startswith(char, position):
+            token = char
+        else:
+            token = "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "replace"))
+        if not href.startswith(token, position):
+            return None
+        position += len(token)
+    offsets.append(position)
+    return offsets if position == len(href) else None
+
+
+def _escape(text: str) -> str:
+    """Text as cmark writes it in HTML."""
+    return html_text.escape(text, quote=False).replace('"', "&quot;")
 
 
 # The ASCII characters FORBIDDEN lets through. A text of those alone needs no search,
@@ -94,23 +176,26 @@ def _free_functions() -> tuple[Callable[[int], None], Callable[[int], None]] | N
 
 _FREE = _free_functions()
 _EXTENSIONS = ("table", "autolink", "tagfilter", "strikethrough", "tasklist")
+_EXTENSIONS_UNSAFE = tuple(name for name in _EXTENSIONS if name != "tagfilter")
 
 
-def _gfm(text: str, options: int) -> str:
-    """cmarkgfm's github_flavored_markdown_to_html, without its memory leak.
+def _gfm(text: str, options: int, names: tuple[str, ...]) -> str:
+    """cmarkgfm's github_flavored_markdown_to_html with the extensions `names`, without
+    its memory leak.
 
     cmarkgfm (2025.10.22) frees neither the syntax tree nor the HTML string of each call:
     some 22 KB a talk, 650 MB for a 10,000-talk site. This is the same call sequence,
     with both freed; where the two functions cannot be found, cmarkgfm's own.
     """
+    options |= Options.CMARK_OPT_GITHUB_PRE_LANG
     if _FREE is None:
-        return str(cmarkgfm.github_flavored_markdown_to_html(text, options=options))
+        return str(cmarkgfm.markdown_to_html_with_extensions(
+            text, options=options, extensions=list(names)))
     node_free, libc_free = _FREE
     lib, ffi = _cmark.lib, _cmark.ffi
-    options |= Options.CMARK_OPT_GITHUB_PRE_LANG
     parser = lib.cmark_parser_new(options)
     try:
-        for extension in _extensions():
+        for extension in _extensions(names):
             lib.cmark_parser_attach_syntax_extension(parser, extension)
         data = text.encode("utf-8")
         lib.cmark_parser_feed(parser, data, len(data))
@@ -128,11 +213,11 @@ def _gfm(text: str, options: int) -> str:
         lib.cmark_parser_free(parser)
 
 
-@functools.lru_cache(maxsize=1)
-def _extensions() -> tuple[object, ...]:
+@functools.lru_cache(maxsize=2)
+def _extensions(names: tuple[str, ...]) -> tuple[object, ...]:
     """The GFM extensions, registered once: cmark keeps them for the process."""
     cmark.core_extensions_ensure_registered()
-    return tuple(cmark.find_syntax_extension(name) for name in _EXTENSIONS)
+    return tuple(cmark.find_syntax_extension(name) for name in names)
 
 
 def escape_raw_html(text: str) -> str:

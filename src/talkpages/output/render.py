@@ -86,6 +86,7 @@ class Maker:
                      "talk_view": self.views.lazy}
         for name, function in made_here.items():
             env.filters[name] = _unfoldable(function)
+        env.filters["content_security_policy"] = _policy_filter(view)
         env.tests.update({name: _unfoldable(test) for name, test in pages.tests(view).items()})
         self.feeds = ical.Feeds(site, self.piece, self._zone)
         self.makers: dict[str, Callable[[Talk], bytes]] = {
@@ -236,25 +237,51 @@ def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
         "instant": formatting.instant,
         "absolute": lambda path: site.config.absolute_url(sitefiles.url_path(path)),
         "href": pages.href,
-        "content_security_policy": functools.lru_cache(maxsize=4)(
-            lambda inline: content_security_policy(site, str(inline))),
         "event_file": lambda talk: quote(event_file(talk).split("/", 1)[1]),
         "google_calendar_url": lambda talk: ical.google_url(site, talk),
         "outlook_calendar_url": lambda talk: ical.outlook_url(site, talk),
     }
 
 
-def content_security_policy(site: Settings, inline_script: str) -> str:
+def _policy_filter(site: SiteView) -> Callable[..., str]:
+    """`inline | content_security_policy`: the policy of the page being rendered. It
+    reads the page's `talk` from the context, so that a site's own base.html gets a
+    talk page's policy as the theme's does (Jinja never folds a filter that takes the
+    context). Made once a build for each inline script and set of origins."""
+    policy = functools.lru_cache(maxsize=64)(
+        lambda inline, frames, scripts: content_security_policy(site, inline, frames,
+                                                                scripts))
+    unsafe = site.config.unsafe_html
+
+    @jinja2.pass_context
+    def call(context: Any, inline: Any) -> str:
+        talk = context.get("talk") if unsafe else None
+        frames, scripts = embeds.talk_origins(talk) if isinstance(talk, Talk) else ((), ())
+        return str(policy(str(inline), frames, scripts))
+
+    return call
+
+
+def content_security_policy(site: Settings, inline_script: str,
+                            frames: tuple[str, ...] = (),
+                            scripts: tuple[str, ...] = ()) -> str:
     """The pages' Content-Security-Policy: scripts only from the site itself and the one
     inline script of the theme (by its hash), no plugins, frames from the site itself (a
     talk's PDF of slides) and from the players a site turns on, nothing else. A payload
-    that slipped into a page could not run."""
+    that slipped into a page could not run.
+
+    On a site with `unsafe_html`, a talk's page adds the https origins its text loads
+    frames and scripts from (`frames`, `scripts`: embeds.talk_origins), and only those;
+    never `'unsafe-inline'`, so an inline script of a talk's text does not run
+    (content/embedcheck.py says why per page, and `check` warns)."""
     digest = base64.b64encode(hashlib.sha256(inline_script.encode()).digest()).decode()
     config = site.config
-    frames = (embeds.VIDEO_HOSTS if config.embed_videos else "") \
-        + (embeds.SLIDE_HOSTS if config.embed_slides else "")
-    return (f"default-src 'self'; script-src 'self' 'sha256-{digest}'; style-src 'self'; "
+    players = ((embeds.VIDEO_HOSTS if config.embed_videos else "")
+               + (embeds.SLIDE_HOSTS if config.embed_slides else "")).split()
+    frame_src = " ".join(dict.fromkeys(["'self'", *players, *frames]))
+    script_src = " ".join(dict.fromkeys(["'self'", f"'sha256-{digest}'", *scripts]))
+    return (f"default-src 'self'; script-src {script_src}; style-src 'self'; "
             f"img-src 'self' https: data:; font-src 'self'; connect-src 'self'; "
-            f"frame-src 'self'{frames}; object-src 'none'; base-uri 'self'; "
+            f"frame-src {frame_src}; object-src 'none'; base-uri 'self'; "
             f"form-action 'self'")
 
