@@ -182,3 +182,39 @@ def photo(width: int, height: int, fmt: str = "JPEG", **save: object) -> bytes:
     out = io.BytesIO()
     image.save(out, fmt, **save)
     return out.getvalue()
+
+
+# The tests over five seconds on two cores, and why each is worth its time. They run
+# in every run (the README's command, CI); `pytest -m "not slow"` leaves them out of a
+# quick loop while editing.
+SLOW = {
+    "test_browser.py::test_every_page_passes_axe_has_no_broken_link_and_stays_on_the_site":
+        "axe, links and requests on every page of two sites, not a sample of them",
+    "test_xss.py::test_no_payload_in_any_field_runs_a_script":
+        "every payload in every field, each page opened in Chromium",
+    "test_browser_images.py": "screenshots and image requests at several widths",
+    "test_writer.py::test_a_build_killed_midway_leaves_the_previous_output_intact":
+        "a real build killed mid-write, then read back",
+    "test_html_valid.py": "the Nu checker over every kind of site (a Java start)",
+    "test_browser.py::test_screenshots_at_phone_and_desktop_widths": "screenshots",
+    "test_browser_theme.py::test_screenshots_with_an_accent_and_a_logo": "screenshots",
+    "test_fuzz.py": "hypothesis: hundreds of generated inputs per property",
+    "test_feed_clients.py": "five calendar clients, two of them separate processes",
+    "test_multilingual.py::test_each_client_reads_each_language_feed_alike":
+        "five calendar clients on two feeds",
+    "test_import.py::test_corpus_every_parsable_file_is_converted_and_the_broken_reported":
+        "the 291 real talk files of the corpus",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: over five seconds on two cores (conftest.SLOW "
+                            "says why each is worth it)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        name = item.nodeid.split("/")[-1]
+        if any(name == key or name.startswith(key + ("" if "::" in key else "::"))
+               or name.startswith(key + "[") for key in SLOW):
+            item.add_marker(pytest.mark.slow)
