@@ -163,3 +163,12 @@ def test_check_names_a_frame_shown_as_text_without_unsafe_html(
                      r"shown as text, not played: the site does not set `unsafe_html`", said)
     assert "url_video" in said and "embed_videos = true" in said
     assert "the body has a <script> of cdn.jsdelivr.net, shown as text, not run" in said
+
+
+def test_check_of_many_frames_in_linear_time(make_site: MakeSite, run_cli) -> None:
+    body = '<iframe src="http://a.example.org/x"></iframe> ' * 20_000 + "<script " * 20_000
+    site = make_site({"talkpages.toml": UNSAFE, "talks/a.md": talk("A", body=body)})
+    started = time.perf_counter()
+    said = check(run_cli, site)
+    assert time.perf_counter() - started < 10
+    assert "will be blocked" in said

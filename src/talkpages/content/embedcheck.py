@@ -60,8 +60,12 @@ def embedded(text: str) -> list[Embedded]:
     if "<" not in text:
         return []
     text = _code_blanked(text)
-    return [Embedded(kind, src, text.count("\n", 0, start))
-            for start, kind, src in elements(text)]
+    found, line, counted = [], 0, 0
+    for start, kind, src in elements(text):
+        line += text.count("\n", counted, start)  # lines counted once, in order
+        counted = start
+        found.append(Embedded(kind, src, line))
+    return found
 
 
 def elements(html: str) -> list[tuple[int, str, str]]:
