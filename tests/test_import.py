@@ -287,7 +287,8 @@ def test_corpus_every_parsable_file_is_converted_and_the_broken_reported(
         assert imported.schedule.end_utc == original.schedule.end_utc, source
         assert imported.schedule.zone == original.schedule.zone, source
         assert imported.title == original.title
-        if "{{" not in original.body:  # shortcodes of clear meaning are rewritten
+        players = {path for path, _ in report.embedded}  # made the recording, links
+        if "{{" not in original.body and source not in players:  # and shortcodes
             assert imported.body == original.body
     again = import_site("hugo", CORPUS, site)
     assert again.written == [] and len(again.unchanged) == len(report.written)

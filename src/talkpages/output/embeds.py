@@ -31,6 +31,7 @@ _ID = re.compile(r"^[\w-]{6,20}$")
 _DECK = re.compile(r"^[0-9a-f]{32}$")
 _KEY = re.compile(r"^[\w-]{6,40}$")
 _GOOGLE = re.compile(r"^[\w-]{20,100}$")
+_HASH = re.compile(r"^[0-9a-f]{6,20}$")
 SLIDE_LINKS = ("slides", "pdf")
 VIDEO_HOSTS = " https://www.youtube-nocookie.com https://player.vimeo.com"
 SLIDE_HOSTS = " https://speakerdeck.com https://www.slideshare.net https://docs.google.com"
@@ -101,9 +102,12 @@ def embed_for(url: str) -> Embed | None:
         return _youtube(path[0], url)
     if host in ("vimeo.com", "player.vimeo.com"):
         numbers = [p for p in path if p.isdigit()]
-        if numbers:
-            return Embed("Vimeo", f"https://player.vimeo.com/video/{numbers[0]}?dnt=1&autoplay=1",
-                         url)
+        if numbers:  # an unlisted video's player needs its hash: vimeo.com/<id>/<hash>
+            after = path[path.index(numbers[0]) + 1:]
+            unlisted = parse_qs(query).get("h", [""])[0] or (after[0] if after else "")
+            hashed = f"&h={unlisted}" if _HASH.match(unlisted) else ""
+            return Embed("Vimeo", f"https://player.vimeo.com/video/{numbers[0]}?dnt=1&autoplay=1"
+                         f"{hashed}", url)
     return None
 
 

@@ -33,12 +33,14 @@ from ..safefile import Refused, check_folders
 from . import academicpages, hugo
 from .authors import import_speakers
 from .convert import Adjuster, Converter
+from .embedded import Embeds
 from .hugotext import HugoText, enable_emoji
 from .languages import SiteLanguages, site_languages
 from .names import choose, twin
 from .report import ImportOptions, ImportReport
 from .settings import ORDER, carried, lacking, stated, write_new
 from .translations import SharedSlug, language_settings, left_out, tagged, translation_key
+from .widgetzones import WidgetZones
 from .zones import ZoneReading
 
 SOURCES: dict[str, ModuleType] = {"hugo": hugo, "academicpages": academicpages}
@@ -99,6 +101,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
         report.problems.append(exc.diagnostic())
         return report
     zones = ZoneReading(zone, options.assume_local_z, options.apply_suggested_zones)
+    widgets = WidgetZones(zone)  # before `zones`, which leaves a talk with its own zone
+    embeds = None if target_config.unsafe_html else Embeds()  # else the HTML loads as it is
     several = len({c.tag for c in candidates}) > 1  # only then is a translationKey read
     choice = choose(candidates, translation_key(source) if several else None)
     shared = SharedSlug(choice.first, report.default_language)
@@ -110,7 +114,8 @@ def import_site(kind: str, source: Path, site_dir: Path,
                           static_dir=_static_dir(kind, root or source),
                           taken=_existing_slugs(site_dir, target_config, {
                               c.tag for c in candidates if c.tag}),
-                          adjusters=[*hugo_adjusters, shared, zones],
+                          adjusters=[*hugo_adjusters, shared, widgets, zones,
+                                     *([embeds] if embeds else [])],
                           skip=hugo.not_a_talk if kind == "hugo" else None,
                           replace=options.replace)
     zoned = 0  # talks whose naive times were read in the old site's zone
@@ -160,6 +165,13 @@ def import_site(kind: str, source: Path, site_dir: Path,
         report.problems += [problem] if problem else []
     report.unsafe_html = target_config.unsafe_html
     report.zones = [note for note in zones.notes if note.path in imported]
+    report.stated = [line for line in widgets.applied if line[0] in imported]
+    report.stated_otherwise = [line for line in widgets.differing if line[0] in imported]
+    if embeds is not None:
+        report.embedded = [line for line in embeds.lines if line[0] in imported]
+        for field_name, setting in (("url_video", "embed_videos"), ("url_slides", "embed_slides")):
+            if any(line[1].endswith(f"-> {field_name}") for line in report.embedded):
+                settings[setting] = True  # the old site showed them in the page too
     if not zoned and not (write_config and zone != "UTC"):
         report.config_note = ""  # no time was read in a zone: nothing to say of it
     if root is None and zoned and not options.timezone:

@@ -1,7 +1,8 @@
 """What an import did, and the short migration report `talkpages import` prints: the
 talks imported (counted by language, when they are in several), renamed and skipped
-(with why), how times without a zone were read, bodies with raw HTML, authors that
-became speakers, and the settings carried over."""
+(with why), how times without a zone were read (and the zones widgets state), players
+and widgets of the text made Markdown, bodies with raw HTML, authors that became
+speakers, and the settings carried over."""
 
 from __future__ import annotations
 
@@ -46,6 +47,9 @@ class ImportReport:
     settings: dict[str, Any] = field(default_factory=dict)  # written to talkpages.toml
     settings_lacking: dict[str, Any] = field(default_factory=dict)  # not in the existing one
     html: list[tuple[Path, list[str]]] = field(default_factory=list)  # bodies with raw HTML
+    embedded: list[tuple[Path, str]] = field(default_factory=list)  # players made Markdown
+    stated: list[tuple[Path, str]] = field(default_factory=list)  # zones widgets state
+    stated_otherwise: list[tuple[Path, str]] = field(default_factory=list)  # other times
     unsafe_html: bool = False  # the site lets it through
     languages: dict[Path, str] = field(default_factory=dict)  # talk file -> its tag ("": default)
     default_language: str = ""  # the tag of the old site's default language
@@ -78,6 +82,10 @@ def summary(report: ImportReport) -> list[str]:
     if report.changes:
         lines.append(f"Added from the old site's conventions ({len(report.changes)}):")
         lines += [f"  {display_path(path)}: {what}" for path, what in report.changes]
+    if report.embedded:
+        lines.append(f"Players, maps and widgets of the talks' text, made what a site "
+                     f"without unsafe_html shows ({len(report.embedded)}):")
+        lines += [f"  {display_path(path)}: {what}" for path, what in report.embedded]
     lines += _html(report)
     if report.authors:
         lines.append(f"{plural(len(report.authors), 'author')} of the old site in "
@@ -178,6 +186,14 @@ def _times(report: ImportReport) -> list[str]:
         lines += [f"  {display_path(n.path)}: {n.hint[0]}, as {n.hint[1]}; read as "
                   f"{n.read_as}" + (" (written with Z: drop the Z too)" if n.kind == "Z"
                                     else "") for n in hinted if n.hint]
+    if report.stated:
+        lines.append(f"Zones the talks' add-to-calendar widgets state, applied "
+                     f"({len(report.stated)}):")
+        lines += [f"  {display_path(path)}: {what}" for path, what in report.stated]
+    if report.stated_otherwise:
+        lines.append(f"Times the talks' widgets state otherwise ({len(report.stated_otherwise)}"
+                     ", the front matter's kept: correct the one that is wrong):")
+        lines += [f"  {display_path(path)}: {what}" for path, what in report.stated_otherwise]
     applied = [n for n in report.zones if n.hint and n.applied]
     if applied:
         lines.append(f"Zones the files suggest, applied ({len(applied)}, "

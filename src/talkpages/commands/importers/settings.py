@@ -8,7 +8,9 @@ the talks imported are in that language) -> `language`, so a Russian site's page
 translations.py makes them.
 From academicpages' `_config.yml`: `title`, `url` + `baseurl` -> `base_url`, `locale`
 -> `language`. Then the zone of naive times (`timezone`) and, with `--unsafe-html`,
-`unsafe_html = true`.
+`unsafe_html = true`; without it, `embed_videos = true` when a talk's video player
+became its recording (embedded.py), which the page then plays as the old site did, and
+`embed_slides = true` when a deck's player became its slides.
 
 A new site gets them in a new talkpages.toml. An existing one is never changed (the
 report names what it lacks), but for one an earlier import wrote and no one has added
@@ -29,8 +31,8 @@ from ..scaffold import toml
 from .languages import site_languages
 from .writing import write_or_replace
 
-ORDER = ("title", "base_url", "language", "timezone", "unsafe_html",
-         "default_language_in_subdir", "languages")
+ORDER = ("title", "base_url", "language", "timezone", "unsafe_html", "embed_videos",
+         "embed_slides", "default_language_in_subdir", "languages")
 HEADER = "# Written by `talkpages import` from the old site's settings."
 MAX_CONFIG = 1024 * 1024
 _LANGUAGE = re.compile(r"^([A-Za-z]{2,3})(?:[-_]([A-Za-z0-9]{2,8}))?$")
@@ -129,6 +131,9 @@ def write_new(site_dir: Path, settings: dict[str, Any], problems: list[Diagnosti
     if ordered.get("unsafe_html"):
         lines.append("# unsafe_html: raw HTML of the talks is let through; keep it only "
                      "while every author of a talk file is trusted.")
+    if ordered.get("embed_videos") or ordered.get("embed_slides"):
+        lines.append("# embed_videos, embed_slides: the talks' recordings and slides show in "
+                     "the page, as the old site's players did (loaded on a click).")
     try:
         state = write_or_replace(site_dir, path, ("\n".join(lines) + "\n"
                                                   + toml(ordered)).encode("utf-8"), replace)
