@@ -164,3 +164,23 @@ def test_traditional_chinese_hours_are_written_though_babel_cannot_read_their_pa
     dates = formatting.Dates(Locale.parse("zh_Hant"))
     assert dates.when(MAY_22) == \
         "2019年5月22日週三 下午2:50\u2009–\u2009下午3:25 馬德里（GMT+02:00）"
+
+
+@pytest.mark.parametrize("locale", ["en", "en_GB", "de", "fr", "ja", "ar", "he", "zh_Hant",
+                                    "ko", "ru", "it", "pt_BR"])
+def test_a_range_of_days_reads_as_babel_writes_it(locale: str) -> None:
+    """The interval's halves parsed once (_DaysPattern) write what Babel's
+    format_interval does, across days, months and years."""
+    from babel import Locale
+    from babel.dates import format_interval
+
+    from talkpages.output.formatting import _DaysPattern
+
+    cldr = Locale.parse(locale)
+    for skeleton in ("yMMMEd", "yMMMd"):
+        ranges = _DaysPattern(cldr, skeleton)
+        for first, last in ((date(2027, 3, 4), date(2027, 3, 6)),
+                            (date(2027, 3, 30), date(2027, 4, 2)),
+                            (date(2027, 12, 30), date(2028, 1, 2))):
+            assert ranges(first, last) == format_interval(first, last, skeleton,
+                                                          locale=cldr), (skeleton, first)
