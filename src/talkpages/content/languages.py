@@ -124,6 +124,14 @@ class Tree:
     copies: frozenset[int] = frozenset()  # ids of its talks written in another language
 
 
+def versions(talks: tuple[Talk, ...]) -> dict[str, dict[str, Talk]]:
+    """The talks of each slug (one talk), by the language each file is written in."""
+    groups: dict[str, dict[str, Talk]] = {}
+    for talk in talks:
+        groups.setdefault(talk.slug.lower(), {})[talk.written_in.lower()] = talk
+    return groups
+
+
 def trees(site: Site) -> list[Tree]:
     """The site's trees, the default language's first: one, at the root, for a site in
     one language."""
@@ -133,9 +141,7 @@ def trees(site: Site) -> list[Tree]:
     config = site.config
     if not config.languages:
         return [Tree(Language(config.language), "", site)]
-    groups: dict[str, dict[str, Talk]] = {}
-    for talk in site.talks:
-        groups.setdefault(talk.slug.lower(), {})[talk.written_in.lower()] = talk
+    groups = versions(site.talks)
     order = [lang.tag.lower() for lang in config.languages]
     default = config.language.lower()
     made = []
@@ -199,15 +205,12 @@ def untranslated_notes(site: Site) -> list[Diagnostic]:
     languages = site.config.languages
     if not languages:
         return []
-    found: dict[str, dict[str, Talk]] = {}
-    for talk in site.talks:
-        found.setdefault(talk.slug.lower(), {})[talk.written_in.lower()] = talk
     notes = []
-    for versions in found.values():
-        missing = [lang.tag for lang in languages if lang.tag.lower() not in versions]
+    for group in versions(site.talks).values():
+        missing = [lang.tag for lang in languages if lang.tag.lower() not in group]
         if not missing:
             continue
-        talk = versions.get(site.config.language.lower()) or next(iter(versions.values()))
+        talk = group.get(site.config.language.lower()) or next(iter(group.values()))
         shown = "listed in its own language" if site.config.untranslated == "list" \
             else "left out"
         notes.append(Diagnostic(talk.source, f"no translation into {', '.join(missing)}: "
