@@ -136,3 +136,22 @@ def test_a_worker_forked_while_the_watch_held_its_lock_still_renders() -> None:
             os._exit(0)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_render_that_lost_its_exception_gets_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: the exception that stops a render was caught once by code between the
+    template's steps (a finalizer the garbage collector ran), and the loop went on until
+    the machine's memory was gone."""
+    monkeypatch.setattr(budget, "SECONDS", 0.2)
+    give_up = time.monotonic() + 15
+    lost = 0
+    with pytest.raises(budget.TooSlow), budget.budget():
+        while time.monotonic() < give_up:
+            try:
+                while time.monotonic() < give_up:
+                    pass
+            except budget.TooSlow:
+                lost += 1
+                if lost > 1:
+                    raise
+    assert lost == 2

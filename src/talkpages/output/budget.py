@@ -9,7 +9,11 @@ rendering thread every `POLL` seconds and, once it has run longer than `SECONDS`
 process has grown by more than `GROWTH` bytes since the render began, raises
 `TooSlow` or `TooLarge` in it. Python delivers such an exception between two steps of
 the template's code, so the template stops at the line it had reached, and the build
-reports that line (exit 1) instead of hanging or dying of an internal error.
+reports that line (exit 1) instead of hanging or dying of an internal error. The
+exception can be lost: Python code that runs inside C code which ignores errors (a
+finalizer or a generator closed by the garbage collector, frequent while memory grows)
+may be the step that receives it. A render still under way `AGAIN` seconds after its
+exception was raised gets it again.
 
 The built-in templates are part of talkpages and render unwatched. A budget is far
 above what a page needs: the largest page of a 100,000-talk site renders in well under
@@ -36,6 +40,7 @@ from .theme import Sandbox
 SECONDS = 20.0  # one output, rendered by a site's own templates
 GROWTH = 512 * 1024 * 1024  # bytes the process may grow by while one output renders
 POLL = 0.05
+AGAIN = 1.0  # seconds before an exception that did not stop a render is raised again
 
 
 class TooSlow(SecurityError):
@@ -66,7 +71,7 @@ class _Watch:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.renders: dict[int, tuple[float, int]] = {}  # thread -> deadline, memory limit
-        self.fired: set[int] = set()
+        self.fired: dict[int, float] = {}  # thread -> when its exception was raised
         self.pid = 0
         self.wake = threading.Event()
 
@@ -80,7 +85,7 @@ class _Watch:
                 threading.Thread(target=self._watch, args=(self.wake,), daemon=True,
                                  name="talkpages-template-budget").start()
             if thread in self.fired:  # one raised after its render was left
-                self.fired.discard(thread)
+                del self.fired[thread]
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), None)
             memory = _resident_bytes()
             self.renders[thread] = (time.monotonic() + SECONDS,
@@ -91,7 +96,7 @@ class _Watch:
         with self.lock:
             self.renders.pop(thread, None)
             if thread in self.fired:  # raised too late to be seen: take it back
-                self.fired.discard(thread)
+                del self.fired[thread]
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), None)
 
     def _watch(self, wake: threading.Event) -> None:
@@ -106,8 +111,8 @@ class _Watch:
                 for thread, (deadline, limit) in list(self.renders.items()):
                     over = TooSlow if now > deadline else \
                         TooLarge if limit and memory > limit else None
-                    if over is not None and thread not in self.fired:
-                        self.fired.add(thread)
+                    if over is not None and now - self.fired.get(thread, -AGAIN) >= AGAIN:
+                        self.fired[thread] = now
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(
                             ctypes.c_ulong(thread), ctypes.py_object(over))
 
