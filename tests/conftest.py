@@ -146,9 +146,10 @@ def fresh_build_files(run_cli: RunCli, site: Path, root: Path) -> dict[str, byte
     return output_files(fresh / "public")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, driven by Playwright, for the tests of one module (browser.py)."""
+    """Debian's Chromium, driven by Playwright (browser.py), started once for the tests
+    of a process: each test opens its own context, so no state is shared."""
     from browser import ARGS, CHROMIUM, require_browser
 
     require_browser()

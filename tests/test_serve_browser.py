@@ -8,28 +8,24 @@ from __future__ import annotations
 
 import time
 from io import StringIO
+from typing import Any
 
 from talkpages.commands.console import Console
 from talkpages.commands.serve import DevServer
 
-from browser import ARGS, CHROMIUM, require_browser
 from conftest import NOW, MakeSite, talk
 
 WAIT_MS = 30_000
 
 
-def test_the_tab_reloads_shows_the_overlay_and_drops_it(make_site: MakeSite) -> None:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
+def test_the_tab_reloads_shows_the_overlay_and_drops_it(make_site: MakeSite,
+                                                        browser: Any) -> None:
     site = make_site({"talks/one.md": talk("One", body="First version.")})
     server = DevServer(site, port=0, now=lambda: NOW, console=Console(StringIO(), StringIO()))
     server.start()
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                 args=ARGS)
-            page = browser.new_page()
+        page = browser.new_page()
+        try:
             problems: list[str] = []
             page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
             page.goto(f"{server.url}one/")
@@ -51,6 +47,7 @@ def test_the_tab_reloads_shows_the_overlay_and_drops_it(make_site: MakeSite) -> 
             page.wait_for_selector("text=Third version.", timeout=WAIT_MS)
             assert page.query_selector("#talkpages-errors") is None
             assert not [p for p in problems if "Content Security Policy" in p], problems
-            browser.close()
+        finally:
+            page.context.close()
     finally:
         server.stop()
