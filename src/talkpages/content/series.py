@@ -146,7 +146,7 @@ class _Reader:
         self.where, self.table, self.problems = where, table, problems
 
     def problem(self, key: str, message: str, hint: str | None = None) -> None:
-        self.problems.append((f"{self.where}.{key}", f"`{key}`: {message}", hint))
+        self.problems.append((f"{self.where}.{key}", message, hint))
 
     def text(self, key: str) -> str:
         value = self.table.get(key, "")
