@@ -158,3 +158,25 @@ def test_check_warns_about_a_talk_on_a_day_that_is_no_session(make_site: MakeSit
     code, _, err = run_cli("check", "-s", str(site), "--now", "2027-01-01T00:00:00Z",
                            "--strict")
     assert code == 1
+
+
+def test_serve_makes_an_edit_of_a_series_talk_as_a_whole_build(make_site: MakeSite):
+    from talkpages.engine.live import LiveSite
+
+    from conftest import render
+
+    site = make_site({"talkpages.toml": CONFIG, **TALKS})
+    options = LoadOptions(now=NOW)
+    first = render(site, options)
+    assert first.site is not None and first.maker is not None
+    live = LiveSite.of(first.site, first.maker, first.recipes, first.outputs)
+    graphs = site / "talks/graphs.md"
+    graphs.write_text(graphs.read_text().replace('"Graphs"', '"Graphs, edited"'))
+    edited = live.edited([graphs], options)
+    assert edited is not None
+    whole = {o.path: o.data for o in render(site, options).outputs}
+    again = {path: o.data for path, o in edited[0].outputs.items()}
+    assert again == whole and b"Graphs, edited" in again["series/colloquium/index.html"]
+    other = site / "talks/other.md"
+    other.write_text(other.read_text().replace("+++\ntitle", '+++\nseries = "colloquium"\ntitle'))
+    assert edited[0].edited([other], options) is None  # it joins the series: built whole
