@@ -161,3 +161,9 @@ def test_hugo_s_series_taxonomy_is_no_series_here(make_site):
     site, problems = load_site(site_dir, LoadOptions(now=NOW))
     assert site is not None and problems == []
     assert site.talks[0].series == "" and site.talks[0].params["series"] == ["Deep dives"]
+
+
+def test_a_series_that_is_neither_a_key_nor_a_list_is_an_error(make_site):
+    site_dir = site_with(make_site, ("x", talk("X", "2027-01-08", "series = 3")))
+    site, problems = load_site(site_dir, LoadOptions(now=NOW))
+    assert site is None and problems[0].line == 4 and "key of a series" in problems[0].message

@@ -131,7 +131,11 @@ def test_check_warns_about_a_talk_or_a_date_still_to_be_announced(make_site: Mak
                       "talks/soon.md": talk("TBA", "2027-03-05", 'series = "colloquium"'),
                       "talks/named.md": talk("To be announced", "2027-03-06T10:00:00",
                                              'authors = ["Ada"]'),
-                      "talks/later.md": talk("TBD", "2027-03-19", 'series = "colloquium"')})
+                      "talks/later.md": talk("TBD", "2027-03-19", 'series = "colloquium"'),
+                      "talks/who.md": talk("Graphs", "2027-03-05T09:00:00",
+                                           'authors = ["tbd"]'),
+                      "talks/na.md": talk("Graphs again", "2027-03-05T09:00:00",
+                                          'authors = ["Na Li"]')})
     code, _, err = run_cli("check", "-s", str(site), "--now", "2027-03-04T12:00:00Z")
     assert code == 0
     said = [line for line in err.splitlines() if "48 hours" in line]
@@ -139,6 +143,8 @@ def test_check_warns_about_a_talk_or_a_date_still_to_be_announced(make_site: Mak
     assert any("soon.md:" in line and "it has no speaker" in line for line in said)
     assert any("named.md:2:" in line and "title is still" in line for line in said)
     assert not any("later.md" in line for line in said)  # two weeks off
+    assert any("who.md:" in line and "its speaker is still 'tbd'" in line for line in said)
+    assert not any("na.md" in line for line in said)
     assert not any("named.md" in line and "speaker" in line for line in said)
     code, _, err = run_cli("check", "-s", str(site), "--now", "2027-02-25T12:00:00Z")
     assert any("talkpages.toml:5:" in line and "2027-02-26" in line and "no talk yet" in line

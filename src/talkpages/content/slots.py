@@ -37,6 +37,8 @@ def take_slot(data: dict[str, Any], config: Config,
     with; `data` (the front matter, keys in lower case) takes the slot's time, zone
     and location where the talk has none. `error(key, message, hint)` reports."""
     value = data.get("series")
+    if not isinstance(value, (str, list)) and value is not None:
+        error("series", "`series` must be the key of a series, such as \"colloquium\"", None)
     if not isinstance(value, str) or not value.strip():
         return "", config
     key = value.strip()

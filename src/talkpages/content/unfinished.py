@@ -31,7 +31,7 @@ OUTLINE = (N_("Write the page of the talk here, in Markdown: what it covers, for
               "are set."))
 WIDTH = 88  # the outline's paragraphs are wrapped at this width
 SOON = timedelta(hours=48)
-TBA = re.compile(r"^\W*$|\b(tba|tbd|tbc|n/?a)\b|\bto be (announced|determined|confirmed)\b",
+TBA = re.compile(r"^\W*$|\b(tba|tbd|tbc)\b|\bto be (announced|determined|confirmed)\b",
                  re.IGNORECASE)
 TO_BE_ANNOUNCED = N_("To be announced")
 
