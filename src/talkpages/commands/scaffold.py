@@ -128,11 +128,14 @@ class NewTalk:
     authors: list[str] = field(default_factory=list)
     slug: str = ""
     bundle: bool = False
+    draft: bool = True  # with the outline below; `init`'s sample talk is published as it is
 
     def front_matter(self) -> dict[str, Any]:
         # A draft until its author says otherwise: the outline below is never published
         # by a build run before the talk is written (`check` names what is left of it).
-        data: dict[str, Any] = {"title": self.title, "date": self.start, "draft": True}
+        data: dict[str, Any] = {"title": self.title, "date": self.start}
+        if self.draft:
+            data["draft"] = True
         end = self.end
         if isinstance(end, time):
             if not isinstance(self.start, datetime):
@@ -156,7 +159,8 @@ def body(messages: Messages) -> str:
 
 
 def render(talk: NewTalk, messages: Messages | None = None) -> str:
-    return f"+++\n{toml(talk.front_matter())}+++\n{body(messages or english())}"
+    text = body(messages or english()) if talk.draft else ""
+    return f"+++\n{toml(talk.front_matter())}+++\n{text}"
 
 
 _SPACED_DATETIME = re.compile(r"(?m)^([A-Za-z0-9_-]+ = \d{4}-\d{2}-\d{2}) (?=\d{2}:\d{2})")
