@@ -81,6 +81,8 @@ def _english(language: str) -> list[tuple[str, re.Pattern[str]]]:
         said = message.string[0] if isinstance(message.string, tuple) else message.string
         if said == english or len(english) < 3:
             continue
+        if not any(c.isalpha() for c in PLACEHOLDER.sub("", english)):
+            continue  # "%(slot)s, %(more)s": punctuation, no English word to show
         pieces = [re.escape(p) for p in PLACEHOLDER.split(english)]
         words = r".+?".join(pieces)
         found.append((english, re.compile(rf"(?<![\w]){words}(?![\w])")))

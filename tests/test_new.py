@@ -83,6 +83,10 @@ def test_new_then_build_round_trip(make_site: MakeSite, run_cli) -> None:
                    "--bundle")[0] == 0
     (site / "talks/talk-2019-10-26/slides.pdf").write_bytes(b"%PDF-1.4")
     code, out, err = run_cli("build", "-s", str(site), "--now", NOW_ARG)
+    assert code == 0 and "Built 0 talks" in out, err  # drafts until their authors say
+    for path in (site / "talks/plain-talk.md", site / "talks/talk-2019-10-26/index.md"):
+        path.write_text(path.read_text().replace("draft = true\n", ""))
+    code, out, err = run_cli("build", "-s", str(site), "--now", NOW_ARG)
     assert code == 0, err
     assert "Built 2 talks" in out
     public = site / "public"
@@ -90,6 +94,22 @@ def test_new_then_build_round_trip(make_site: MakeSite, run_cli) -> None:
     assert "华为云原生之路" in (public / "talk-2019-10-26/index.html").read_text()
     assert (public / "talk-2019-10-26/slides.pdf").is_file()
     assert "SUMMARY:Plain talk" in (public / "calendar.ics").read_text()
+
+
+def test_new_writes_a_draft_and_check_names_its_placeholder_text(make_site: MakeSite,
+                                                                  run_cli) -> None:
+    site = make_site({"talkpages.toml": 'language = "de"\n'})
+    assert run_cli("new", "Vortrag", "-s", str(site), "--date", "2019-05-22T14:50")[0] == 0
+    text = (site / "talks/vortrag.md").read_text()
+    assert "draft = true" in text
+    code, _, err = run_cli("check", "-s", str(site), "--now", NOW_ARG, "--drafts")
+    assert code == 0
+    lines = text.split("\n")
+    said = [line for line in err.splitlines() if "placeholder text" in line]
+    assert len(said) == 5, err
+    first = lines.index("1. Das Problem") + 1  # in the site's language, at its line
+    assert any(f"vortrag.md:{first}:" in line for line in said), said
+    assert all("talks/vortrag.md:" in line for line in said)
 
 
 def test_new_never_overwrites_and_names_the_file(make_site: MakeSite, run_cli) -> None:

@@ -267,8 +267,8 @@ def _new(args: argparse.Namespace) -> int:
                       "it was not written")
         return 1
     console.info(f"Created {display_path(path)}")
-    console.info("Next: fill it in, `talkpages serve` to see it, `talkpages build` to "
-                 "publish.")
+    console.info("Next: fill it in and see it with `talkpages serve --drafts`; it is a "
+                 "draft until you remove `draft = true`.")
     return 0
 
 

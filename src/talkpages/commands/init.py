@@ -216,7 +216,7 @@ def _first_talk(site: Path, created: list[Path], kept: list[Path],
     day = datetime.now(ZoneInfo(config.timezone)).date() + timedelta(weeks=FIRST_TALK_WEEKS)
     talk = NewTalk(title=FIRST_TALK, start=datetime.combine(day, time(18)), end=time(19),
                    event="Your event", event_url=PLACEHOLDER_EVENT_URL,
-                   authors=[config.author] if config.author else [])
+                   authors=[config.author] if config.author else [], draft=False)
     try:
         created.append(create(site, talk, config))
     except NewTalkError as exc:

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
-from textwrap import fill
 from typing import Any
 
 import tomli_w
@@ -36,7 +35,8 @@ from ..content.config import Config, check_timezone
 from ..content.fields import make_talk
 from ..content.frontmatter import FrontMatterError, split
 from ..content.loader import BUNDLE_INDEX, RESERVED_SLUGS, TALKS_DIR, find_talk_files
-from ..content.messages import N_, Messages, english, messages_of
+from ..content.messages import Messages, english, messages_of
+from ..content.unfinished import outline
 from ..diagnostics import Diagnostic
 from .safefile import Refused, check_folders, create_new
 
@@ -128,9 +128,14 @@ class NewTalk:
     authors: list[str] = field(default_factory=list)
     slug: str = ""
     bundle: bool = False
+    draft: bool = True  # with the outline below; `init`'s sample talk is published as it is
 
     def front_matter(self) -> dict[str, Any]:
+        # A draft until its author says otherwise: the outline below is never published
+        # by a build run before the talk is written (`check` names what is left of it).
         data: dict[str, Any] = {"title": self.title, "date": self.start}
+        if self.draft:
+            data["draft"] = True
         end = self.end
         if isinstance(end, time):
             if not isinstance(self.start, datetime):
@@ -147,24 +152,15 @@ class NewTalk:
         return data
 
 
-# The outline `new` writes below the front matter, in the site's language.
-BODY = (N_("Write the page of the talk here, in Markdown: what it covers, for whom, and what "
-           "people take away. The `abstract` above is shown first."),
-        N_("Outline"), N_("The problem"), N_("What we did"), N_("What we learned"),
-        N_("Resources"),
-        N_("Slides and the recording appear as buttons once `url_slides` and `url_video` "
-           "are set."))
-
-
 def body(messages: Messages) -> str:
-    """The outline of a new talk's page, in the language of `messages`."""
-    lead, outline, problem, did, learned, resources, buttons = map(messages.gettext, BODY)
-    return (f"\n{fill(lead, 88)}\n\n## {outline}\n\n1. {problem}\n2. {did}\n3. {learned}\n\n"
-            f"## {resources}\n\n{fill(buttons, 88)}\n")
+    """The outline of a new talk's page, in the language of `messages` (`check` warns
+    about what of it is left: content/unfinished.py)."""
+    return outline(messages)
 
 
 def render(talk: NewTalk, messages: Messages | None = None) -> str:
-    return f"+++\n{toml(talk.front_matter())}+++\n{body(messages or english())}"
+    text = body(messages or english()) if talk.draft else ""
+    return f"+++\n{toml(talk.front_matter())}+++\n{text}"
 
 
 _SPACED_DATETIME = re.compile(r"(?m)^([A-Za-z0-9_-]+ = \d{4}-\d{2}-\d{2}) (?=\d{2}:\d{2})")

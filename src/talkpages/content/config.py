@@ -25,6 +25,7 @@ from .frontmatter import FrontMatterError, parse_toml, toml_key_lines
 from .languages import Language, languages_table, untranslated_choice, with_default
 from .languagetags import language_tag
 from .links import read_settings
+from .series import Series, SeriesError, series_table
 from .siteimages import SiteImage, site_image, site_image_path
 from .sitetexts import read_site_texts, untranslated
 
@@ -57,6 +58,7 @@ class Config:
     languages: tuple[Language, ...] = ()  # a site in several languages: languages.py
     untranslated: str = "list"  # or "omit": a talk in the trees of languages it lacks
     default_language_in_subdir: bool = False  # the default language's tree in its folder
+    series: dict[str, Series] = field(default_factory=dict)  # [series.<key>]: series.py
 
     @property
     def host(self) -> str:
@@ -181,6 +183,7 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "languages": languages_table,
     "untranslated": untranslated_choice,
     "default_language_in_subdir": _bool,
+    "series": series_table,
 }
 # Every setting has its validator; `i18n` is read from the site's own files, not set here.
 assert set(OPTIONS) == {f.name for f in fields(Config)} - {"i18n"}
@@ -266,6 +269,10 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
             continue
         try:
             clean[key] = validator(value)
+        except SeriesError as exc:  # each problem at the line of its own key
+            problems += [Diagnostic(path, f"config value {where!r}: {message}",
+                                    _line(lines, where), hint=hint)
+                         for where, message, hint in exc.problems]
         except ValueError as exc:
             problems.append(Diagnostic(path, f"config value {key!r}: {exc}",
                                        _line(lines, key), hint=getattr(exc, "hint", None)))

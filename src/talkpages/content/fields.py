@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from ..diagnostics import Diagnostic
-from . import characters, times
+from . import characters, slots, times
 from .config import Config, check_timezone
 from .frontmatter import FrontMatter
 from .imagefiles import measure
@@ -152,7 +152,8 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
     if not title and (raw_title is None or isinstance(raw_title, str)):
         f.problems.append(Diagnostic(path, "the talk has no title", f.fm.line_of("title") or 1,
                                      1, hint='add a line `title = "…"` to the front matter'))
-    schedule = _schedule(f, config)
+    series, timing = slots.take_slot(f.data, config, f.error)  # the slot's time, zone
+    schedule = _schedule(f, timing)
     zone = (schedule.zone if schedule else None) or config.timezone
     values = dict(
         slug=_slug(f, default_slug), publish_date=_instant(f, "publishdate", zone),
@@ -166,7 +167,7 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
         math=f.flag("math"), uid=_uid(f), status=_status(f), sequence=_sequence(f),
         recurrence=_recurrence(f, schedule), geo=_geo(f), modified=modified,
         aliases=_aliases(f), written_in=written_in or config.language,
-        given_in=_language(f),
+        given_in=_language(f), series=series,
     )
     if any(p.is_error for p in f.problems) or schedule is None:
         return None, f.problems

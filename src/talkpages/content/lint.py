@@ -19,7 +19,8 @@ the line of the field concerned:
 - a talk longer than a month (31 days) that is not marked `multi_day = true`: most
   likely a `date_end` with the wrong year or month;
 - raw HTML in a body, abstract or summary, shown as text on a site without
-  `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`).
+  `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`);
+- and those of unfinished.py: placeholder text, "TBA" within 48 hours, series' dates.
 
 And a note (information, never a failure) for each talk a language of the site lacks.
 """
@@ -42,6 +43,7 @@ from .frontmatter import FrontMatter, FrontMatterError, split
 from .languages import untranslated_notes
 from .loader import BUNDLE_INDEX
 from .model import Site, Talk
+from .unfinished import warnings as unfinished
 
 # Keys that Hugo or its Academic themes use and talkpages keeps for templates: never
 # reported as typos even when they are one letter away from a key we read.
@@ -71,6 +73,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
         if not site.config.unsafe_html:
             warnings += escaped_html(talk, fm)
         warnings += embed_warnings(site, talk, fm)
+    warnings += unfinished(site, matters)  # placeholders, "TBA" soon, series' sessions
     return [*local_base_url(site), *warnings, *untranslated_notes(site)]
 
 

@@ -88,6 +88,7 @@ class Talk:
     modified: datetime | None = None  # the file's last change, when there is no lastmod
     written_in: str = "en"  # the language of the page: the site's, or its file name's
     given_in: str = ""  # the language the talk is given in (`language`), when it says
+    series: str = ""  # the key of the series it is a session of (slots.py)
 
     @property
     def url(self) -> str:

@@ -121,11 +121,11 @@ class LiveSite:
 def placing(talk: Talk, now: datetime) -> tuple[Any, ...]:
     """What decides where a talk is shown and what is made for it: its address and old
     ones, its dates, whether it is over, its tags and speakers, its picture, files and
-    dates of publishing and change. Two versions of a talk that agree here are listed on
+    dates of publishing and change, its series. Two versions of a talk that agree here are listed on
     the same pages in the same places, and have the same files made for them."""
     return (talk.slug, talk.aliases, talk.schedule, talk.recurrence, talk.is_upcoming(now),
             talk.tags, talk.authors, talk.draft, talk.publish_date, talk.lastmod, talk.image,
-            talk.bundle_files)
+            talk.bundle_files, talk.series)
 
 
 def _readers(site: Site, recipes: list[Recipe]) -> dict[str, list[int]]:

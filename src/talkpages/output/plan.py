@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..content import taxonomy
+from ..content import slots, taxonomy
 from ..content.loader import STATIC_DIR
 from ..content.model import Site, Talk
-from . import branding, pages, pictures, sitefiles, social
+from . import branding, pages, pictures, seriespages, sitefiles, social
 from .ical import event_zone, zone_years
 from .outputs import fragment_key
 from .theme import Theme, site_files
@@ -78,6 +78,12 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
             feeds.append((path, group.talks, f"{config.feed_name}: {group.name}",
                           about % {"name": group.name, "site": config.title},
                           f"the feed {path}"))
+    for series in config.series.values():  # the series that have talks: seriespages.py
+        members, path = slots.talks_of(site, series), seriespages.feed_path(series)
+        if members:
+            feeds.append((path, members, f"{config.feed_name}: {series.title}",
+                          _("Talks of the series %(name)s on %(site)s") % {
+                              "name": series.title, "site": config.title}, f"the feed {path}"))
     events = pieces["event"]
     for path, members, name, description, origin in feeds:
         recipes.append(Recipe(path, FEED, origin, pieces=tuple(events[id(t)] for t in members),
@@ -88,6 +94,7 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
                 for talk in talks]
     existing = {recipe.path for recipe in recipes}
     recipes += [_page(spec) for spec in pages.list_pages(site, existing, (tags, speakers, years))]
+    recipes += [_page(spec) for spec in seriespages.series_pages(site, existing)]
     listed = [r.path.removesuffix("index.html") for r in recipes if r.path.endswith("index.html")]
     newest = sorted(talks, key=lambda t: t.sort_key, reverse=True)[:sitefiles.FEED_LIMIT]
     lastmod = {t.url: t.lastmod for t in talks if t.lastmod is not None}
