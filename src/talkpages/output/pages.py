@@ -95,7 +95,7 @@ def list_pages(site: Site, existing: set[str],
     position = {id(talk): number for number, talk in enumerate(order)}
     tags, speakers, years = known or (taxonomy.by_tag(site), taxonomy.by_speaker(site),
                                       taxonomy.years(site))
-    specs = _paginated(site, "index.html", "", "the index", order, {
+    specs = paginated(site, "index.html", "", "the index", order, {
         "years": [Term(g.name, f"years/{g.slug}/", len(g.talks), slug=g.slug) for g in years],
         "tags": _choices(tags), "languages": _spoken(site),
         "languages_own": languages.key(site.config.language)})
@@ -109,14 +109,14 @@ def list_pages(site: Site, existing: set[str],
             feed = f"{kind}s/{group.slug}/calendar.ics"
             talks = sorted(group.talks, key=lambda t: position[id(t)])
             # The group without its talks: a page shows (and so depends on) its own.
-            specs += _paginated(site, "list.html", base, f"the {kind} page of {group.name!r}",
+            specs += paginated(site, "list.html", base, f"the {kind} page of {group.name!r}",
                                 talks, {"kind": kind, "group": replace(group, talks=()),
                                         "heading": _(HEADINGS[kind]) % {"name": group.name},
                                         "feed": quote(feed) if feed in existing else None})
     return specs
 
 
-def _paginated(site: Site, template: str, base: str, origin: str, talks: Sequence[Talk],
+def paginated(site: Site, template: str, base: str, origin: str, talks: Sequence[Talk],
                context: dict[str, Any]) -> list[PageSpec]:
     size = site.config.paginate
     chunks = [talks[i:i + size] for i in range(0, len(talks), size)] or [[]]

@@ -22,7 +22,7 @@ from ..content.messages import N_
 from ..content.model import Site
 from ..content.series import Series
 from . import formatting
-from .pages import PageSpec, _paginated
+from .pages import PageSpec, paginated
 
 FEED_NAME = "calendar.ics"
 WEEKLY = (N_("Mondays"), N_("Tuesdays"), N_("Wednesdays"), N_("Thursdays"), N_("Fridays"),
@@ -50,7 +50,7 @@ def series_pages(site: Site, existing: set[str]) -> list[PageSpec]:
                        key=lambda t: (t.next_schedule(site.now).start_utc, t.slug))
         order += [t for t in reversed(talks) if id(t) not in coming]
         feed = feed_path(series)
-        pages = _paginated(site, "series.html", series.url, f"the page of the series "
+        pages = paginated(site, "series.html", series.url, f"the page of the series "
                            f"{series.key!r}", order, {
                                "kind": "series", "series": series,
                                "heading": series.title, "slot": slot_words(site, series),
