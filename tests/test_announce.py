@@ -80,6 +80,7 @@ def test_the_eml_has_both_parts_and_the_talk_s_calendar_file(run_cli: RunCli, si
     message = email.message_from_bytes(target.read_bytes(), policy=email.policy.default)
     assert message["Subject"] == "Batch scheduling · May 22, 2030"
     assert message["From"] is None and message["To"] is None  # left for the mail client
+    assert message["X-Unsent"] == "1"  # which opens it as a draft
     assert message.get_content_type() == "multipart/mixed"
     text = message.get_body(("plain",))
     page = message.get_body(("html",))
@@ -256,3 +257,32 @@ def test_a_week_without_talks_says_so(run_cli: RunCli, make_site: MakeSite) -> N
     assert code == 0
     assert out == ("Talks from Mon, Jan 6, 2031 to Sun, Jan 12, 2031\n\n"
                    "No talks in these seven days.\n")
+
+
+def test_a_site_in_several_languages_announces_in_the_one_asked(
+        run_cli: RunCli, make_site: MakeSite) -> None:
+    site = make_site({
+        "talkpages.toml": CONFIG + '[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n',
+        "talks/batch.md": talk("Batch", "2030-05-22T14:50:00"),
+        "talks/batch.de.md": talk("Stapelverarbeitung", "2030-05-22T14:50:00")})
+    code, out, _ = announce(run_cli, site, "batch")
+    assert code == 0 and out.startswith("Batch · May 22, 2030\n")
+    code, out, _ = announce(run_cli, site, "batch", "--language", "de")
+    assert code == 0 and out.startswith("Stapelverarbeitung · 22. Mai 2030\n")
+    assert "https://talks.example.org/de/batch/" in out
+    code, out, err = announce(run_cli, site, "batch", "--language", "fr")
+    assert (code, out) == (1, "")
+    assert "its languages: en, de" in err
+
+
+def test_the_html_parts_are_valid_html(run_cli: RunCli, site: Path, tmp_path: Path) -> None:
+    from test_html_valid import require_vnu, vnu
+
+    require_vnu()
+    folder = tmp_path / "mail"
+    for name, args in (("talk", ("batch",)), ("gone", ("gone",)), ("week", ("--week",))):
+        code, _, err = run_cli("announce", "-s", str(site), "--now", "2030-05-20T00:00:00Z",
+                               *args, "--html", str(folder / f"{name}.html"))
+        assert code == 0, err
+    checked = vnu(folder)
+    assert checked.returncode == 0, checked.stderr

@@ -3,11 +3,11 @@ for Mastodon or Bluesky, printed on stdout; the HTML part and a whole message (.
 with the talk's .ics) written to files on request.
 
 The site is read and planned as a build does it (engine/pipeline.prepare), in its
-default language: the texts come from its templates (output/announce.py), the
-calendar file from the recipe that publishes it. A cancelled talk is announced as
-cancelled (its subject and text say so, its .ics has STATUS:CANCELLED): that is
-the message its audience needs. A file is written only where none is, unless
-`--replace` says so; never through a link (safefile.py).
+first language (or the one `--language` names): the texts come from its templates
+(output/announce.py), the calendar file from the recipe that publishes it. A
+cancelled talk is announced as cancelled (its subject and text say so, its .ics has
+STATUS:CANCELLED): that is the message its audience needs. A file is written only
+where none is, unless `--replace` says so; never through a link (safefile.py).
 """
 
 from __future__ import annotations
@@ -18,11 +18,14 @@ import os
 import secrets
 from pathlib import Path
 
+from ..content.languages import Tree
 from ..content.loader import LoadOptions
 from ..content.model import Site, Talk
 from ..diagnostics import BuildError, display_path, printable
 from ..engine.pipeline import BuildRequest, prepare
 from ..output import announce
+from ..output.plan import Recipe
+from ..output.render import Maker
 from . import safefile
 from .arguments import build_time
 from .console import Console
@@ -54,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
         console.diagnostics(diagnostics)
         console.error("talkpages: the site has errors; nothing was announced")
         return 1
-    tree, maker, recipes = made[0]
+    chosen = _tree(made, args.language, console)
+    if chosen is None:
+        return 1
+    tree, maker, recipes = chosen
     site, env = tree.site, maker.theme.env
     attachment = None
     try:
@@ -82,6 +88,20 @@ def run(args: argparse.Namespace) -> int:
         if path is not None and not _write(path, data, args.replace, console):
             return 1
     return 0
+
+
+def _tree(made: list[tuple[Tree, Maker, list[Recipe]]], language: str | None,
+          console: Console) -> tuple[Tree, Maker, list[Recipe]] | None:
+    """The tree of `language` (the site's first without one), else None, said."""
+    if not language:
+        return made[0]
+    for found in made:
+        if found[0].language.tag.lower() == language.lower():
+            return found
+    tags = ", ".join(tree.language.tag for tree, _, _ in made)
+    console.error(f"talkpages: the site is not in the language {printable(language)!r}",
+                  f"its languages: {tags}")
+    return None
 
 
 def _talk(site: Site, slug: str, console: Console) -> Talk | None:

@@ -274,6 +274,9 @@ def parser() -> argparse.ArgumentParser:
                           help="write --html and --eml over files that exist")
     announce.add_argument("--base-url", metavar="URL", type=_base_url,
                           help="the address the site is published at (overrides the config)")
+    announce.add_argument("--language", metavar="TAG",
+                          help="a site in several languages: the language to announce in "
+                          "(default: its first)")
 
     imports = commands.add_parser(
         "import", help="import the talks of a Hugo or academicpages site, or a calendar",
