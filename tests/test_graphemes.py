@@ -100,8 +100,9 @@ def test_posts_stay_within_the_limit(run_cli: RunCli, make_site: MakeSite, netwo
     site = make_site({
         "talkpages.toml": 'title = "S"\nbase_url = "https://talks.example.org/"\n',
         "talks/a-talk.md": talk(title.strip(), "2030-05-22T14:50:00",
-                                f'authors = [{speakers}]\ntags = ["Cloud native", "k8s"]'),
-        "talks/short.md": talk("Short", "2030-05-23T14:50:00"),
+                                f"authors = [{speakers}]"),
+        "talks/short.md": talk("Short", "2030-05-23T14:50:00",
+                               'tags = ["Cloud native", "k8s", "C++", "--"]'),
     })
     code, out, err = run_cli("announce", "-s", str(site), "--now", "2030-01-01T00:00:00Z",
                              "a-talk", "--post", network)
@@ -114,3 +115,4 @@ def test_posts_stay_within_the_limit(run_cli: RunCli, make_site: MakeSite, netwo
     code, out, _ = run_cli("announce", "-s", str(site), "--now", "2030-01-01T00:00:00Z",
                            "short", "--post", network)
     assert out.endswith("https://talks.example.org/short/\n") and "…" not in out
+    assert ("\n#Cloudnative #k8s #C\n" in out) == (network == "mastodon")

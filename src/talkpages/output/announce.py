@@ -59,6 +59,7 @@ class Item:
     zone: str  # `zone_note`: the zone's name when the time does not say it
     place: str  # the location, then the address, on one line
     join: str  # the link to join online; see join_link
+    hashtags: tuple[str, ...]  # the tags as hashtags: "Cloud native" -> "#Cloudnative"
     abstract: str  # plain text, paragraphs apart
     abstract_html: Markup
     url: str  # the talk's page
@@ -91,6 +92,8 @@ def item(site: Site, talk: Talk, schedule: Schedule | None = None) -> Item:
         speakers=tuple(taxonomy.speaker_name(site, author) for author in talk.authors),
         when=dates.when(schedule), short_when=dates.short_when(schedule),
         zone=dates.zone_note(schedule), place=", ".join(place), join=join_link(talk),
+        hashtags=tuple(dict.fromkeys(f"#{word}" for tag in talk.tags
+                                     if (word := _NOT_A_WORD.sub("", tag)))),
         abstract=plain_text(shown), abstract_html=Markup(shown),
         url=config.absolute_url(url_path(talk.url)),
         ics_url=config.absolute_url(url_path(event_file(talk))))
@@ -98,6 +101,7 @@ def item(site: Site, talk: Talk, schedule: Schedule | None = None) -> Item:
 
 _BLOCK_END = re.compile(r"</(?:p|li|h[1-6]|blockquote|pre|tr)>|<br\s*/?>|<hr\s*/?>", re.I)
 _LINK = re.compile(r'<a href="([^"<>]*)"[^<>]*>([^<>]*)</a>')
+_NOT_A_WORD = re.compile(r"\W+")  # what a hashtag cannot hold: spaces, `-`, `+`
 _BLANKS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+\n")  # two blank lines or more: one
 _ITEM = re.compile(r"<li[^<>]*>", re.I)
 
