@@ -286,3 +286,33 @@ def test_the_html_parts_are_valid_html(run_cli: RunCli, site: Path, tmp_path: Pa
         assert code == 0, err
     checked = vnu(folder)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_a_series_is_in_the_week_at_each_of_its_dates(run_cli: RunCli,
+                                                      make_site: MakeSite) -> None:
+    site = make_site({"talkpages.toml": CONFIG,
+                      "talks/daily.md": talk("Stand-up", "2030-05-20T09:00:00",
+                                             'recurrence = "FREQ=DAILY;COUNT=10"')})
+    code, out, _ = run_cli("announce", "-s", str(site), "--now", "2030-05-21T12:00:00Z",
+                           "--week")
+    assert code == 0
+    days = [line for line in out.splitlines() if line.startswith(("Wed", "Thu", "Fri", "Sat",
+                                                                  "Sun", "Mon", "Tue"))]
+    # from Tuesday noon (Madrid) to Monday night: Wednesday 22 to Monday 27, and the
+    # series' tenth date is Wednesday 29
+    assert [day.split(",")[1].strip() for day in days] == [
+        f"May {n}" for n in range(22, 28)]
+
+
+def test_the_week_s_eml_has_both_parts_and_no_attachment(run_cli: RunCli, site: Path,
+                                                          tmp_path: Path) -> None:
+    code, out, _ = run_cli("announce", "-s", str(site), "--now", "2030-05-20T00:00:00Z",
+                           "--week", "--eml", str(tmp_path / "week.eml"))
+    assert code == 0
+    message = email.message_from_bytes((tmp_path / "week.eml").read_bytes(),
+                                       policy=email.policy.default)
+    assert message["Subject"] == "Talks from Mon, May 20, 2030 to Sun, May 26, 2030"
+    assert message.get_content_type() == "multipart/alternative"
+    assert message.get_body(("plain",)).get_content().replace("\r\n", "\n") == out
+    assert "Cancelled: Gone talk" in message.get_body(("html",)).get_content()
+    assert list(message.iter_attachments()) == []
