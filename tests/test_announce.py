@@ -167,7 +167,9 @@ def test_an_unknown_slug_names_the_nearest(run_cli: RunCli, site: Path) -> None:
 
 
 @pytest.mark.parametrize("args", [(), ("batch", "--week"), ("--week", "--post", "bluesky"),
-                                  ("batch", "--post", "bluesky", "--eml", "x.eml")])
+                                  ("batch", "--post", "bluesky", "--eml", "x.eml"),
+                                  ("batch", "--eml", "x.eml", "--to", "nobody"),
+                                  ("batch", "--eml", "x.eml", "--from", "a@b.org\nBcc: c@d.org")])
 def test_a_wrong_command_line_is_exit_2(run_cli: RunCli, site: Path,
                                         args: tuple[str, ...]) -> None:
     code, out, _ = announce(run_cli, site, *args)

@@ -16,6 +16,7 @@ import argparse
 import difflib
 import os
 import secrets
+from email.utils import parseaddr
 from pathlib import Path
 
 from ..content.languages import Tree
@@ -39,6 +40,10 @@ def _usage(args: argparse.Namespace) -> str:
         return "--post announces one talk, not --week"
     if args.post and (args.html or args.eml):
         return "--post prints a post; --html and --eml write an e-mail"
+    for address in filter(None, [args.sender, *args.to]):
+        if "@" not in parseaddr(address)[1] or any(c in address for c in "\r\n"):
+            return f"{printable(address)!r} is not an e-mail address such as " \
+                "'Seminar <seminar@example.org>'"
     return ""
 
 
