@@ -159,7 +159,9 @@
     if (!upcoming) return;
     Array.prototype.slice.call(upcoming.children).forEach(function (row) {
       var until = row.dataset.until ? instant(row.dataset.until) : instant(row.dataset.end);
-      if (now >= until) return moveToPast(box, row);
+      if (now >= until) {  /* a list without past talks (data-drop: embed/upcoming.html) */
+        return box.hasAttribute("data-drop") ? row.remove() : moveToPast(box, row);
+      }
       markLive(row, !/talk--(cancelled|postponed)/.test(row.className) &&
         now >= instant(row.dataset.start) && now < instant(row.dataset.end));
     });

@@ -27,11 +27,12 @@ def _extracted() -> set[str]:
     the project's own mapping (src/talkpages/locales/babel.cfg)."""
     found: set[str] = set()
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
-    for folder, method, options in (
-            (ROOT / "src" / "talkpages", "python", {}),
-            (ROOT / "layouts", "jinja2", {"trim_blocks": "true", "lstrip_blocks": "true"}),
-            (ROOT / "assets", "javascript", {})):
-        pattern = {"python": "**.py", "jinja2": "**.html", "javascript": "**.js"}[method]
+    jinja = {"trim_blocks": "true", "lstrip_blocks": "true"}
+    for folder, method, pattern, options in (
+            (ROOT / "src" / "talkpages", "python", "**.py", {}),
+            (ROOT / "layouts", "jinja2", "**.html", jinja),
+            (ROOT / "layouts", "jinja2", "**.txt", jinja),  # announcements: announce/
+            (ROOT / "assets", "javascript", "**.js", {})):
         for _file, _line, message, _comments, _context in extract_from_dir(
                 folder, [(pattern, method)], options_map={pattern: options},
                 keywords=keywords):

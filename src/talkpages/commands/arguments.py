@@ -249,6 +249,35 @@ def parser() -> argparse.ArgumentParser:
                              help="the time of the last build (also as a feed's DTSTAMP, "
                              "20190522T125000Z)")
 
+    announce = commands.add_parser(
+        "announce", help="print the e-mail or post that announces a talk",
+        description="Print the e-mail that announces a talk (its subject line, then its "
+        "text), from the site's templates (layouts/announce/); or the digest of the "
+        "talks of the next seven days; or a post for Mastodon or Bluesky. Writes a file "
+        "only where asked, never over another unless --replace.")
+    announce.add_argument("slug", nargs="?", metavar="SLUG", help="the talk's slug")
+    site_options(announce)
+    announce.add_argument("--week", action="store_true",
+                          help="the talks of the seven days from --now instead")
+    announce.add_argument("--post", choices=("mastodon", "bluesky"),
+                          help="print a post within the network's limit instead")
+    announce.add_argument("--html", metavar="FILE", type=Path,
+                          help="also write the e-mail's HTML part to FILE")
+    announce.add_argument("--eml", metavar="FILE", type=Path,
+                          help="also write the whole e-mail to FILE: text, HTML and the "
+                          "talk's .ics attached (opens as a draft in mail clients)")
+    announce.add_argument("--from", dest="sender", default="", metavar="ADDRESS",
+                          help="the e-mail's From (default: left for the mail client)")
+    announce.add_argument("--to", action="append", default=[], metavar="ADDRESS",
+                          help="a recipient (repeat for several; default: none)")
+    announce.add_argument("--replace", action="store_true",
+                          help="write --html and --eml over files that exist")
+    announce.add_argument("--base-url", metavar="URL", type=_base_url,
+                          help="the address the site is published at (overrides the config)")
+    announce.add_argument("--language", metavar="TAG",
+                          help="a site in several languages: the language to announce in "
+                          "(default: its first)")
+
     imports = commands.add_parser(
         "import", help="import the talks of a Hugo or academicpages site, or a calendar",
         description="Convert the talk files of another site, or the events of an iCalendar "

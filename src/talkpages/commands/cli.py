@@ -1,4 +1,4 @@
-"""The command line: build, check, new, serve, import, init, next-change.
+"""The command line: build, check, new, serve, import, init, next-change, announce.
 
 Turns diagnostics into messages on stderr and exit codes: 0 when the site is good,
 1 when the input has errors (or warnings, with `check --strict`), 2 for a wrong
@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     commands: dict[str, Callable[[argparse.Namespace], int]] = {
         "build": _build, "check": _check, "new": _new, "serve": _serve, "import": _import,
-        "init": _init, "next-change": _next_change}
+        "init": _init, "next-change": _next_change, "announce": _announce}
     try:
         return commands[args.command](args)
     except KeyboardInterrupt:
@@ -287,6 +287,12 @@ def _next_change(args: argparse.Namespace) -> int:
     from .nextchange import run as next_change
 
     return next_change(args)
+
+
+def _announce(args: argparse.Namespace) -> int:
+    from .announce import run as announce
+
+    return announce(args)
 
 
 def _serve(args: argparse.Namespace) -> int:

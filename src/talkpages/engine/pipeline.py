@@ -137,6 +137,19 @@ def _makers(request: BuildRequest, languages: list[Tree], sink: MemorySink | Dis
     return made
 
 
+def prepare(request: BuildRequest) -> tuple[list[Diagnostic],
+                                            list[tuple[Tree, Maker, list[Recipe]]]]:
+    """The site loaded and planned as a build does it, each tree's maker ready, nothing
+    made: for a command that makes a few outputs of its own from them (`announce`)."""
+    try:
+        site, diagnostics = load_site(request.site_dir, request.options, False)
+        if site is None or has_errors(diagnostics):
+            return diagnostics, []
+        return diagnostics, _makers(request, trees(site), MemorySink())
+    except BuildError as exc:
+        return exc.diagnostics, []
+
+
 def _stored_in(folder: str, store: Store) -> Store:
     """`store` for a tree's outputs: each under the tree's folder."""
     if not folder:

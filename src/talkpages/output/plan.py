@@ -18,7 +18,7 @@ from typing import Any
 from ..content import slots, taxonomy
 from ..content.loader import STATIC_DIR
 from ..content.model import Site, Talk
-from . import branding, pages, pictures, seriespages, sitefiles, social
+from . import branding, pages, pictures, seriespages, sitefiles, social, upcoming
 from .ical import event_zone, zone_years
 from .outputs import fragment_key
 from .theme import Theme, site_files
@@ -64,6 +64,7 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     recipes += _resized(talks, speakers, site.root)
     recipes += _cards(site)
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
+    recipes.append(_page(upcoming.page(site)))
     zone_years = zones_of(site)
     zone_of = {id(talk): event_zone(talk) for talk in talks}  # each talk is in many feeds
     config, _ = site.config, site.messages.gettext

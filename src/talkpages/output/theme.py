@@ -160,7 +160,7 @@ class Theme:
             loader=jinja2.ChoiceLoader([
                 SiteLoader(own_files),
                 jinja2.FileSystemLoader(str(builtin_dir("layouts")))]),
-            autoescape=True,
+            autoescape=escaped,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
@@ -179,6 +179,12 @@ class Theme:
         published = {name: hashed_name(name, path.read_bytes()) for name, path in assets.items()
                      if name.endswith(HASHED_SUFFIXES)}
         return cls(env=env, assets=assets, published=published, messages=messages)
+
+
+def escaped(name: str | None) -> bool:
+    """Whether a template's values are HTML-escaped: in all but plain text (`.txt`, the
+    announcements' e-mail and posts: announce.py), where `&amp;` would be read as is."""
+    return name is None or not name.endswith(".txt")
 
 
 # Objects a template may hold but never look into: a path or a file would read the disk,
