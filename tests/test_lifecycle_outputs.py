@@ -1,10 +1,12 @@
 """A talk's life in what is published about it: the feed's URL and CONFERENCE lines
 (RFC 7986) and its description's lines, the same lines in the Google and Outlook
-links, and the JSON-LD's attendance mode, virtual location and offer."""
+links, the JSON-LD's attendance mode, virtual location and offer; and the page as
+built at each stage of the talk's life, as a visitor without JavaScript sees it."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+import re
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,6 +17,7 @@ from icslint import lint
 from talkpages.content.model import Talk
 from talkpages.content.times import resolve
 from talkpages.output import ical, jsonld
+from test_actions import buttons
 from test_jsonld import build_one
 
 from conftest import MakeSite, outputs, render_site, talk
@@ -91,6 +94,15 @@ def test_registration_without_a_closing_time_and_a_cancelled_talk(make_site: Mak
     assert "Join:" not in str(cancelled["DESCRIPTION"])
 
 
+def test_the_lines_are_in_the_site_s_language(make_site: MakeSite) -> None:
+    found = event(built(make_site, config=CONFIG + 'language = "de"\n')["calendar.ics"])
+    description = str(found["DESCRIPTION"])
+    assert "Join:" not in description and "Register:" not in description
+    assert "https://meet.example.org/abc;x,y" in description
+    assert "20. Mai 2030" in description
+    assert found["CONFERENCE"][0].params["LABEL"] != "Join"
+
+
 # --- JSON-LD --------------------------------------------------------------------------------
 
 def test_json_ld_of_an_online_talk(make_site: MakeSite) -> None:
@@ -125,3 +137,31 @@ def test_a_price_as_an_offer(make_site: MakeSite, price: str, amount: str | None
     offer = jsonld.offers(Talk(Path("t.md"), "t", "T", schedule, price=price))
     assert offer is not None
     assert offer.get("price") == amount and offer.get("priceCurrency") == currency
+
+
+# --- The page as built: its primary action at each stage ----------------------------------
+
+PAGE_TALK = ONLINE + 'recording = "coming"\nurl_slides = "https://slides.example.org/x"\n'
+
+
+@pytest.mark.parametrize(("now", "stage", "lead"), [
+    ("2030-05-01T00:00:00", "register", ("button", "Register")),
+    ("2030-05-21T00:00:00", "calendar", ("button", "Add to calendar (.ics)")),
+    ("2030-05-22T15:45:00", "live", ("button", "Join")),
+    ("2030-05-23T00:00:00", "coming", ("button", "Slides")),
+])
+def test_the_page_is_built_at_its_stage(make_site: MakeSite, now: str, stage: str,
+                                        lead: tuple[str, str]) -> None:
+    site = make_site({"talks/t.md": talk("T", "2030-05-22T18:00:00", PAGE_TALK),
+                      "talkpages.toml": CONFIG})
+    result = render_site(site, now=datetime.fromisoformat(now).replace(tzinfo=timezone.utc))
+    assert result.ok
+    page = outputs(result)["t/index.html"].decode()
+    assert f'data-stage="{stage}"' in page
+    shown = re.sub(r'<(p|ul)\b[^>]* hidden>.*?</\1>', "", page, flags=re.S)
+    found = buttons(shown)
+    assert [cls for cls, _ in found].count("button") == 1, found
+    assert lead in found
+    assert ('<span class="price">€10</span>' in shown) == (stage == "register")
+    assert ('class="recording-coming"' in shown) == (stage == "coming")
+    assert ("Live now · Join" in outputs(result)["index.html"].decode()) == (stage == "live")

@@ -136,8 +136,7 @@ def stage_at(talk: Talk, now: datetime, recorded: bool) -> str:
     """The stage of `talk` at `now` (see the module's docstring); `recorded`: the talk
     has a recording (a video link)."""
     if not talk.is_upcoming(now):
-        return "recording" if recorded else RECORDING_COMING if \
-            talk.recording == RECORDING_COMING else "over"
+        return after(talk, recorded)
     schedule = talk.next_schedule(now)
     if active(talk) and online(talk) \
             and schedule.start_utc - LIVE_EARLY <= now < schedule.end_utc:
@@ -145,6 +144,12 @@ def stage_at(talk: Talk, now: datetime, recorded: bool) -> str:
     if active(talk) and talk.registration_url and now < registration_closes(talk, now):
         return "register"
     return "calendar"
+
+
+def after(talk: Talk, recorded: bool) -> str:
+    """The stage of `talk` once it is over."""
+    return "recording" if recorded else RECORDING_COMING if \
+        talk.recording == RECORDING_COMING else "over"
 
 
 def live_from(talk: Talk) -> list[tuple[datetime, datetime]]:
