@@ -17,17 +17,21 @@ by site.js with the same rules (`stage_at`):
 A cancelled or postponed talk is never open for registration nor live.
 
 The fields are read here, for fields.py, each problem at its line. The three links are
-absolute http(s) URLs: calendars and search engines are given them as they are.
+absolute http(s) URLs: calendars and search engines are given them as they are. And
+`check` suggests them here (`life_warnings`) where a talk's text says it needs them.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
-from .model import Talk
+from ..diagnostics import Diagnostic
+from .frontmatter import FrontMatter
+from .model import Site, Talk
 
 if TYPE_CHECKING:
     from .fields import _Fields
@@ -158,3 +162,51 @@ def live_from(talk: Talk) -> list[tuple[datetime, datetime]]:
     if not online(talk) or not active(talk):
         return []
     return [(s.start_utc - LIVE_EARLY, s.end_utc) for s in talk.occurrences]
+
+
+# What `check` suggests ---------------------------------------------------------------------
+
+MEETING_HOSTS = ("zoom.us", "meet.google.com", "teams.microsoft.com", "teams.live.com",
+                 "meet.jit.si", "whereby.com", "webex.com")
+_MEETING = re.compile(r"https?://(?:[\w-]{1,63}\.){0,4}(?:"
+                      + "|".join(re.escape(h) for h in MEETING_HOSTS) + r")(?:/[^\s)<>\"']{0,500})?"
+                      r"|\bonline\b", re.IGNORECASE)
+_REGISTRATION = re.compile(r"\b(?:register|registration|sign[ -]?up|rsvp|tickets?)\b"
+                           r"|\b(?:eventbrite\.[a-z.]{2,6}|ti\.to|lu\.ma|pretix\.eu)/",
+                           re.IGNORECASE)
+
+
+def life_warnings(site: Site, talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    """A talk to come held online (its location or text says "online" or links a
+    meeting host) with no `join_url`; one whose text speaks of registering with no
+    `registration_url`."""
+    if not talk.is_upcoming(site.now) or not active(talk):
+        return []
+    found = []
+    if not talk.join_url:
+        match = _MEETING.search(talk.location) or _MEETING.search(talk.body)
+        if match:
+            link = match.group(0) if match.group(0).lower().startswith("http") else "https://…"
+            found.append(_said(talk, fm, match, "location", "upcoming talk held online with "
+                               "no `join_url`", f'add `join_url = "{link}"`, the meeting\'s '
+                               "link: the page offers it as Join from 15 minutes before the "
+                               "start, and the feeds carry it"))
+    if not talk.registration_url:
+        match = _REGISTRATION.search(talk.location) or _REGISTRATION.search(talk.body)
+        if match:
+            found.append(_said(talk, fm, match, "location", "upcoming talk that speaks of "
+                               "registering, with no `registration_url`",
+                               'add `registration_url = "https://…"` (and `price`, '
+                               "`registration_closes`): the page leads with Register until "
+                               "registration closes"))
+    return found
+
+
+def _said(talk: Talk, fm: FrontMatter, match: re.Match[str], key: str, message: str,
+          hint: str) -> Diagnostic:
+    """A warning at the line of `match`: in the field `key`, else in the body."""
+    if match.string is talk.location:
+        line = fm.line_of(key) or 1
+    else:
+        line = fm.body_line + match.string.count("\n", 0, match.start())
+    return Diagnostic(talk.source, message, line, 1, severity="warning", hint=hint)
