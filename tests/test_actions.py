@@ -48,7 +48,7 @@ def pages(make_site: MakeSite) -> dict[str, str]:
 
 def buttons(page: str) -> list[tuple[str, str]]:
     """(class, text) of every button of the page's actions, in order."""
-    actions = re.search(r'<div class="actions">.*?\n    </div>', page, re.S)
+    actions = re.search(r'<div class="actions"[^>]*>.*?\n    </div>', page, re.S)
     assert actions, "no actions"
     return [(cls, re.sub(r"<[^>]+>", "", text).strip())
             for cls, text in re.findall(r'<a class="(button[^"]*)"[^>]*>(.*?)</a>',

@@ -318,3 +318,13 @@ def test_the_week_s_eml_has_both_parts_and_no_attachment(run_cli: RunCli, site: 
     assert message.get_body(("plain",)).get_content().replace("\r\n", "\n") == out
     assert "Cancelled: Gone talk" in message.get_body(("html",)).get_content()
     assert list(message.iter_attachments()) == []
+
+
+def test_an_online_talk_s_announcement_gives_its_join_link(
+        make_site: MakeSite, run_cli: RunCli) -> None:
+    site = make_site({"talks/online.md": talk(
+        "Online", "2030-06-01T10:00:00",
+        extra='join_url = "https://meet.example.org/room-7"\n')})
+    code, out, err = announce(run_cli, site, "online")
+    assert code == 0, err
+    assert "https://meet.example.org/room-7" in out

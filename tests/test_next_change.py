@@ -156,3 +156,23 @@ def test_changes_between_is_half_open(make_site: MakeSite) -> None:
 
 def test_serve_asks_the_same_question() -> None:
     assert live._next_change is changes.next_change
+
+
+def test_a_registration_closing_and_a_talk_going_live_change_the_site(
+        make_site: MakeSite, run_cli) -> None:
+    """The page leads with Register until then, with Join from 15 minutes before."""
+    site = make_site({"talks/a.md": talk("Meetup", "2030-05-22T14:50:00", '''
+        registration_url = "https://t.example.org/"
+        registration_closes = 2030-05-20T12:00:00Z
+        join_url = "https://meet.example.org/x"
+    ''')})
+    code, out, err = run_cli("next-change", "-s", str(site), "--now", "2030-05-01T00:00:00Z")
+    assert (code, out) == (0, "2030-05-20T12:00:00Z\n")
+    assert "'Meetup' closes its registration" in err
+    code, out, err = run_cli("next-change", "-s", str(site), "--now", "2030-05-21T00:00:00Z")
+    assert (code, out) == (0, "2030-05-22T14:35:00Z\n")
+    assert "'Meetup' goes live" in err
+    loaded, _ = load_site(site, LoadOptions(now=datetime(2030, 5, 21, tzinfo=UTC)))
+    assert loaded is not None
+    assert changes.next_change(loaded.talks, datetime(2030, 5, 21, tzinfo=UTC)) == \
+        datetime(2030, 5, 22, 14, 35, tzinfo=UTC)

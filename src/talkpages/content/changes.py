@@ -5,9 +5,12 @@ A build is a picture of the site at its build time (`now`). A talk moves from th
 upcoming list to the past one when its last occurrence ends; a talk under way is shown
 so from its start; a recurring talk lists its next occurrence, which is another one once
 an occurrence ends; a talk with a `publishDate` to come appears when that date passes.
-So the site changes at every start, every end and every publishing date, and at no
-other instant. `serve` asks for the first of them to know how long the site it keeps
-in memory stays true (engine/live.py), and `talkpages next-change` to tell a scheduled
+A talk's page leads with Register until its registration closes, and with Join from
+a quarter of an hour before each start of a talk with a meeting or a stream
+(lifecycle.py). So the site changes at every start, every end and every publishing
+date, when a registration closes and when a talk goes live, and at no other instant.
+`serve` asks for the first of them to know how long the site it keeps in memory stays
+true (engine/live.py), and `talkpages next-change` to tell a scheduled
 job whether a rebuild is due.
 
 A talk not yet published is not on the site before its publishing date: its starts and
@@ -22,9 +25,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from . import lifecycle
 from .model import Talk
 
 STARTS, ENDS, PUBLISHED = "starts", "ends", "is published"
+CLOSES, LIVE = "closes its registration", "goes live"
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,7 @@ class Change:
 
     at: datetime
     talk: Talk
-    what: str  # STARTS, ENDS or PUBLISHED
+    what: str  # STARTS, ENDS, PUBLISHED, CLOSES or LIVE
     occurrence: int = 0  # which occurrence of a recurring talk (0: the first)
 
 
@@ -47,6 +52,18 @@ def talk_changes(talk: Talk, future: bool = False) -> Iterator[Change]:
         for at, what in ((schedule.start_utc, STARTS), (schedule.end_utc, ENDS)):
             if published is None or at > published:
                 yield Change(at, talk, what, number)
+    for at, what, number in _life(talk):
+        if published is None or at > published:
+            yield Change(at, talk, what, number)
+
+
+def _life(talk: Talk) -> Iterator[tuple[datetime, str, int]]:
+    """When registration closes, when each occurrence goes live (lifecycle.py)."""
+    closes = talk.registration_closes
+    if talk.registration_url and closes is not None and lifecycle.active(talk):
+        yield closes, CLOSES, 0
+    for number, (opens, _) in enumerate(lifecycle.live_from(talk)):
+        yield opens, LIVE, number
 
 
 def changes_between(talks: Iterable[Talk], after: datetime, until: datetime,
@@ -67,12 +84,14 @@ def first_change(talks: Iterable[Talk], now: datetime,
 
 
 def next_change(talks: Sequence[Talk], now: datetime) -> datetime | None:
-    """The first moment after `now` at which one of `talks` starts, ends or is
-    published: `serve`'s site is true until then."""
+    """The first moment after `now` at which one of `talks` starts, ends, is
+    published, closes its registration or goes live: `serve`'s site is true until
+    then."""
     moments = [moment for talk in talks for schedule in talk.occurrences
                for moment in (schedule.start_utc, schedule.end_utc) if moment > now]
     moments += [talk.publish_date for talk in talks
                 if talk.publish_date is not None and talk.publish_date > now]
+    moments += [at for talk in talks for at, _, _ in _life(talk) if at > now]
     return min(moments, default=None)
 
 

@@ -9,14 +9,13 @@ regard to case, as Hugo does (`publishDate`, `publishdate`). No I/O here.
 from __future__ import annotations
 
 import re
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo
 
 from ..diagnostics import Diagnostic
-from . import characters, slots, times
+from . import characters, lifecycle, slots, times
 from .config import Config, check_timezone
 from .frontmatter import FrontMatter
 from .imagefiles import measure
@@ -44,6 +43,7 @@ title date date_end all_day publishdate lastmod draft authors location address e
 event_url abstract summary featured tags categories projects links url_custom image math
 slug timezone time_start time_end event_start event_end event_all_day event_name
 uid status sequence recurrence exdates coordinates aliases language
+registration_url registration_closes price join_url livestream_url recording
 """.split())
 
 
@@ -156,8 +156,8 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
     schedule = _schedule(f, timing)
     zone = (schedule.zone if schedule else None) or config.timezone
     values = dict(
-        slug=_slug(f, default_slug), publish_date=_instant(f, "publishdate", zone),
-        lastmod=_instant(f, "lastmod", zone), draft=f.flag("draft"),
+        slug=_slug(f, default_slug), publish_date=lifecycle.instant(f, "publishdate", zone),
+        lastmod=lifecycle.instant(f, "lastmod", zone), draft=f.flag("draft"),
         authors=f.strings("authors"), location=f.text("location"), address=_address(f),
         event=f.text("event", "event_name"),
         event_url=f.url("event_url", f.data.get("event_url")) or "",
@@ -167,7 +167,7 @@ def make_talk(fm: FrontMatter, path: Path, default_slug: str, config: Config,
         math=f.flag("math"), uid=_uid(f), status=_status(f), sequence=_sequence(f),
         recurrence=_recurrence(f, schedule), geo=_geo(f), modified=modified,
         aliases=_aliases(f), written_in=written_in or config.language,
-        given_in=_language(f), series=series,
+        given_in=_language(f), series=series, **lifecycle.values(f, zone),
     )
     if any(p.is_error for p in f.problems) or schedule is None:
         return None, f.problems
@@ -333,19 +333,6 @@ def _schedule(f: _Fields, config: Config) -> times.Schedule | None:
         f.error(start_key, f"`{start_key}` is too close to the end of time: talkpages handles "
                 "dates from year 1 to 9999", "check the year")
     return None
-
-
-def _instant(f: _Fields, key: str, zone: str) -> datetime | None:
-    """publishDate and lastmod: naive values are in the talk's zone, like its times."""
-    value = f.moment(key)
-    if value is None:
-        return None
-    if isinstance(value, time):
-        f.error(key, f"`{key}` needs a day, such as 2019-06-06")
-        return None
-    if not isinstance(value, datetime):
-        value = datetime.combine(value, time())
-    return value if value.tzinfo is not None else value.replace(tzinfo=ZoneInfo(zone))
 
 
 def _links(f: _Fields, config: Config) -> tuple[Link, ...]:

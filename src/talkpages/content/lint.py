@@ -11,7 +11,9 @@ the line of the field concerned:
   link kinds;
 - a past talk with no slides, no PDF and no video (Wowchemy's talks show their slides
   as a PDF: `url_pdf`, or the bundle's PDF that the importer names there);
-- an upcoming talk with no link to its event;
+- an upcoming talk with no link to its event; one held online (its location or text
+  says "online" or links a meeting host) with no `join_url`; one whose text speaks of
+  registering with no `registration_url` (lifecycle.py);
 - a `location` with no `timezone` on a site whose talks are in several zones;
 - a site whose timed talks all start at whole hours of UTC in several places: local
   times of each venue, most likely, read as UTC (sites moved from Hugo often are);
@@ -41,6 +43,7 @@ from .config import CONFIG_NAME
 from .embedcheck import embed_warnings
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .languages import untranslated_notes
+from .lifecycle import life_warnings
 from .loader import BUNDLE_INDEX
 from .model import Site, Talk
 from .unfinished import warnings as unfinished
@@ -73,6 +76,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
         if not site.config.unsafe_html:
             warnings += escaped_html(talk, fm)
         warnings += embed_warnings(site, talk, fm)
+        warnings += life_warnings(site, talk, fm)
     warnings += unfinished(site, matters)  # placeholders, "TBA" soon, series' sessions
     return [*local_base_url(site), *warnings, *untranslated_notes(site)]
 
@@ -197,8 +201,8 @@ def missing_media(talk: Talk, fm: FrontMatter, site: Site) -> list[Diagnostic]:
             return []
         key = "event" if talk.event else None
         return [_warning(talk, fm, key, "upcoming talk with no link to its event",
-                         'add `event_url = "https://…"`, where people register or find the '
-                         "programme")]
+                         'add `event_url = "https://…"`, the event\'s own page (its '
+                         "programme); where people register is `registration_url`")]
     if _has_media(talk):
         return []
     key = next((k for k in ("event_start", "time_start", "date") if fm.line_of(k)), None)

@@ -89,6 +89,12 @@ class Talk:
     written_in: str = "en"  # the language of the page: the site's, or its file name's
     given_in: str = ""  # the language the talk is given in (`language`), when it says
     series: str = ""  # the key of the series it is a session of (slots.py)
+    registration_url: str = ""  # its life (lifecycle.py): where people register
+    registration_closes: datetime | None = None  # else registration closes at the start
+    price: str = ""  # as written ("€10"), "free", or "" when the talk does not say
+    join_url: str = ""  # the online meeting
+    livestream_url: str = ""
+    recording: str = ""  # "coming": a recording is announced
 
     @property
     def url(self) -> str:

@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 import jinja2
 from markupsafe import Markup
 
-from ..content import taxonomy
+from ..content import lifecycle, taxonomy
 from ..content.model import Site, Talk
 from ..content.times import Schedule
 from . import formatting, graphemes, markup
@@ -74,9 +74,9 @@ class Mail:
 
 
 def join_link(talk: Talk) -> str:
-    """Where the talk is joined online: the one place an announcement reads it from.
-    Talks have no such field yet: a place (location) is all an announcement names."""
-    return ""
+    """Where the talk is followed online (its meeting, else its stream): the one place
+    an announcement reads it from; none for a cancelled or postponed talk."""
+    return lifecycle.online(talk) if lifecycle.active(talk) else ""
 
 
 def item(site: Site, talk: Talk, schedule: Schedule | None = None) -> Item:

@@ -148,6 +148,10 @@ class Dates:
     def _with_time(self, day_text: str, time_text: str) -> str:
         return self.joined.replace("{1}", day_text).replace("{0}", time_text)
 
+    def moment(self, value: datetime) -> str:
+        """One instant with its day and zone: `Mon, May 20, 2030, 12:00 PM CEST`."""
+        return f"{self._with_time(self.day(value), self.clock(value))} {self.zone(value)}"
+
     # ---- what the pages show ----
     def when(self, schedule: Schedule) -> str:
         return self._of(self._when_kept, schedule, self._when)

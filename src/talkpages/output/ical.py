@@ -13,6 +13,9 @@
 - DTSTAMP: the build's "now" in UTC; LAST-MODIFIED: `lastmod`, else the file's last
   change, never later than "now". With `--now` or SOURCE_DATE_EPOCH two builds of the
   same input give the same bytes.
+- URL: the talk's page. CONFERENCE (RFC 7986): the meeting to join (`join_url`) and
+  the live stream; the DESCRIPTION says them too, with the registration, in the site's
+  language ("Join: …"), for the clients that show no CONFERENCE.
 - ORGANIZER only when the site sets `calendar_organizer`: clients treat an event with
   an organizer as a meeting invitation.
 
@@ -29,10 +32,11 @@ from functools import lru_cache, partial
 from urllib.parse import quote
 
 from .. import __version__
+from ..content import lifecycle
 from ..content.config import Config
 from ..content.model import Settings, Site, Talk
 from ..content.times import Schedule
-from . import ics, markup
+from . import formatting, ics, markup
 from .vtimezone import vtimezone
 
 UTC = timezone.utc
@@ -175,6 +179,7 @@ def event_lines(site: Site, talk: Talk) -> list[str]:
     if talk.geo:
         out.append(f"GEO:{talk.geo[0]:.6f};{talk.geo[1]:.6f}")
     out.append(f"URL:{page_url(site, talk.url)}")
+    out += conferences(site, talk)
     if talk.tags:
         out.append("CATEGORIES:" + ",".join(ics.text(tag) for tag in talk.tags))
     if talk.status:
@@ -261,10 +266,44 @@ def _description(site: Settings, talk: Talk) -> str:
     if talk.event:
         event = talk.event + (f" ({talk.event_url})" if talk.event_url else "")
         parts.append(_("Event: %(event)s") % {"event": event})
+    parts += life_lines(site, talk)
     for link in talk.links:
         parts.append(f"{link.name}: {absolute(site, talk, link.url)}")
     parts.append(page_url(site, talk.url))
     return "\n\n".join(parts)
+
+
+def conferences(site: Settings, talk: Talk) -> list[str]:
+    """RFC 7986's CONFERENCE: the meeting to join (audio and video), the stream to watch
+    (video). Clients that show none have the same links in the DESCRIPTION."""
+    if not lifecycle.active(talk):
+        return []
+    _ = site.messages.gettext
+    found = [(talk.join_url, "AUDIO,VIDEO", _("Join")),
+             (talk.livestream_url, "VIDEO", _("Live stream"))]
+    return [f"CONFERENCE;VALUE=URI;FEATURE={feature};LABEL={ics.param(label)}:{url}"
+            for url, feature, label in found if url]
+
+
+def life_lines(site: Settings, talk: Talk) -> list[str]:
+    """The description's lines of the meeting, the stream and the registration."""
+    if not lifecycle.active(talk):
+        return []
+    _, lines = site.messages.gettext, []
+    if talk.join_url:
+        lines.append(_("Join: %(url)s") % {"url": talk.join_url})
+    if talk.livestream_url:
+        lines.append(_("Live stream: %(url)s") % {"url": talk.livestream_url})
+    if talk.registration_url and talk.registration_closes is not None:
+        start, closes = talk.schedule.start, talk.registration_closes
+        if isinstance(start, datetime) and start.tzinfo is not None:  # the talk's zone
+            closes = closes.astimezone(start.tzinfo)
+        when = formatting.dates_for(site.messages.locale).moment(closes)
+        lines.append(_("Register: %(url)s (closes %(when)s)")
+                     % {"url": talk.registration_url, "when": when})
+    elif talk.registration_url:
+        lines.append(_("Register: %(url)s") % {"url": talk.registration_url})
+    return lines
 
 
 def page_url(site: Settings, path: str) -> str:

@@ -5,8 +5,16 @@
   guess from the site's zone. All-day talks give dates, the last day inclusive.
 - eventAttendanceMode comes from the location: "Online" (or virtual, webinar…) is an
   online event, "Barcelona & online" or "hybrid" a mixed one, anything else offline.
+  A talk with a `join_url` or a `livestream_url` is online, or mixed when it has a
+  place too.
 - location: a Place whose address is the talk's `address` table (a PostalAddress) or
-  else its `location` text; online events get a VirtualLocation with the event's URL.
+  else its `location` text; online events get a VirtualLocation with the meeting's URL
+  (`join_url`), else the stream's, else the event's.
+- offers: an Offer with the `registration_url` and the price: "0" for a free talk;
+  the amount when the price holds exactly one ("€10", "10,50 EUR"), with its
+  priceCurrency when the text names one plainly (an ISO 4217 code such as EUR or CHF,
+  or €, £, ₹, ₩, ₺, ₽, ₴, ₪, US$, C$, A$, R$); a "$" alone or a "¥" names several
+  currencies, and is left without one. validThrough: `registration_closes`.
 - performer: every speaker as a Person, linked to their page here; organizer: the event.
 
 The block is written as strict JSON with `<`, `>` and `&` escaped, so no value can
@@ -23,7 +31,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..content import taxonomy
+from ..content import lifecycle, taxonomy
 from ..content.model import Settings, Talk
 from . import markup, pictures
 
@@ -37,7 +45,14 @@ _FILLER = re.compile(r"(\b(and|or|also|plus|only)\b|[\s,;:&+/|()\-–—·.])+",
 
 
 def attendance(talk: Talk) -> str:
-    """"online", "offline" or "mixed", read from the location."""
+    """"online", "offline" or "mixed", read from the location and the talk's links."""
+    mode = _attendance(talk)
+    if mode == "offline" and lifecycle.online(talk):
+        return "mixed" if talk.location or talk.address else "online"
+    return mode
+
+
+def _attendance(talk: Talk) -> str:
     text = talk.location
     if _HYBRID.search(text):
         return "mixed"
@@ -78,6 +93,9 @@ def event(site: Settings, talk: Talk) -> dict[str, Any]:
         data["description"] = description
     if talk.authors:
         data["performer"] = [_person(site, author) for author in talk.authors]
+    offer = offers(talk)
+    if offer:
+        data["offers"] = offer
     if talk.event:
         organizer: dict[str, Any] = {"@type": "Organization", "name": talk.event}
         if talk.event_url.startswith(("http://", "https://")):
@@ -105,9 +123,53 @@ def _locations(talk: Talk, mode: str, page: str) -> list[dict[str, Any]]:
             place["geo"] = {"@type": "GeoCoordinates", "latitude": geo[0], "longitude": geo[1]}
         found.append(place)
     if mode in ("online", "mixed"):
-        url = talk.event_url if talk.event_url.startswith(("http://", "https://")) else page
+        url = lifecycle.online(talk) or (
+            talk.event_url if talk.event_url.startswith(("http://", "https://")) else page)
         found.append({"@type": "VirtualLocation", "url": url})
     return found
+
+
+# Signs that name one currency; "$" and "¥" name several, and are not here.
+CURRENCY_SIGNS = {"€": "EUR", "£": "GBP", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB",
+                  "₴": "UAH", "₪": "ILS", "US$": "USD", "C$": "CAD", "A$": "AUD", "R$": "BRL"}
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_AMOUNT = re.compile(r"\d+(?:[.,]\d{1,2})?")
+_CODE = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
+
+
+def offers(talk: Talk) -> dict[str, Any] | None:
+    """schema.org's Offer of a talk: where to register, at what price (see the module's
+    docstring); None when the talk says neither."""
+    if not talk.registration_url and not talk.price:
+        return None
+    offer: dict[str, Any] = {"@type": "Offer"}
+    if talk.registration_url:
+        offer["url"] = talk.registration_url
+    if talk.price == "free":
+        offer["price"] = "0"
+    elif talk.price:
+        numbers = _NUMBER.findall(talk.price)
+        if len(numbers) == 1 and _AMOUNT.fullmatch(numbers[0]):
+            offer["price"] = numbers[0].replace(",", ".")
+            currency = currency_of(talk.price)
+            if currency:
+                offer["priceCurrency"] = currency
+    if talk.registration_closes is not None:
+        offer["validThrough"] = talk.registration_closes.isoformat(timespec="seconds")
+    return offer
+
+
+def currency_of(price: str) -> str:
+    """The ISO 4217 code a price names plainly, or ""."""
+    found = {code for sign, code in CURRENCY_SIGNS.items() if sign in price}
+    found |= {code for code in _CODE.findall(price) if code in _ISO_CODES()}
+    return found.pop() if len(found) == 1 else ""
+
+
+@functools.lru_cache(maxsize=1)
+def _ISO_CODES() -> frozenset[str]:  # noqa: N802 - a constant, read once
+    from babel.numbers import list_currencies
+    return frozenset(list_currencies())
 
 
 def _person(site: Settings, author: str) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from . import (
     embeds,
     formatting,
     ical,
+    lifeview,
     markup,
     pages,
     sitefiles,
@@ -83,6 +84,7 @@ class Maker:
         view = site.view  # filters never see the talks: see SiteView
         self.views = talkview.Views(view)  # talk pages' views, and what they share
         made_here = {**_filters(view), **pages.filters(view, theme, self.fragments),
+                     **lifeview.filters(view),
                      "talk_view": self.views.lazy}
         for name, function in made_here.items():
             env.filters[name] = _unfoldable(function)

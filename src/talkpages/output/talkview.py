@@ -29,7 +29,7 @@ from markupsafe import Markup
 from ..content import taxonomy
 from ..content.model import Link, SiteView, Talk
 from ..content.speakers import Speaker
-from . import embeds, formatting, jsonld, markup, pages, pictures
+from . import embeds, formatting, jsonld, lifeview, markup, pages, pictures
 
 DESCRIPTION_LENGTH = 200  # characters of a page's <meta name="description">
 
@@ -113,6 +113,7 @@ class TalkView:
     tags: tuple[Named, ...]
     written_in: Markup  # ` lang="en"` for a page written in another language than the site's
     language: str  # the name of the language the talk is given in, when not the site's
+    life: lifeview.Life  # the primary action through the talk's life
 
 
 class Views:
@@ -182,6 +183,7 @@ class Views:
             tags=tuple(Named(tag, taxonomy.tag_path(tag)) for tag in talk.tags),
             written_in=pages.written_in(talk, site.messages.language),
             language=pages.language_named(talk, site.messages.language),
+            life=lifeview.life(site, talk),
         )
 
     def _person(self, author: str) -> tuple[Named, Speaker | None]:

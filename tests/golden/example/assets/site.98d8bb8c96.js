@@ -2,6 +2,8 @@
    - a talk's time in the visitor's own zone, when it differs from the event's;
    - the lists kept true to the clock between builds: a talk that is over moves from
      Upcoming to Past, one under way says so, the "Next talk" card counts down;
+   - a talk page's primary action following the talk's life: Register, Add to
+     calendar, Join or Watch live, the recording;
    - the subscribe menu: opened by its address (#subscribe), the feed's address copied;
    - a recording's player, or the slides, loaded only when the visitor asks for them;
    - the light or dark theme the visitor chooses, kept for their next visits.
@@ -70,6 +72,7 @@
      their instants (data-start, data-end; data-until for a series); a talk that is over
      moves to Past, one under way says "Happening now", the card counts down. ---- */
   var MINUTE = 60000, DAY = 86400000;
+  var LIVE_EARLY = 15 * MINUTE;  /* a meeting opens before the talk: content/lifecycle.py */
 
   function instant(text) {  /* an ISO instant; "never" (a series with no end): Infinity */
     var time = Date.parse(text);
@@ -142,12 +145,16 @@
     list.insertBefore(row, next);
   }
 
-  function markLive(row, live) {
+  function markLive(row, now) {  /* "Live now · Join" a little early when it can be joined */
+    var join = row.dataset.join, start = instant(row.dataset.start);
+    var live = !/talk--(cancelled|postponed)/.test(row.className) &&
+      now >= (join ? start - LIVE_EARLY : start) && now < instant(row.dataset.end);
     var badge = row.querySelector(".live");
     if (live && !badge) {
-      badge = document.createElement("strong");
+      badge = document.createElement(join ? "a" : "strong");
       badge.className = "live";
-      badge.textContent = _("Happening now");
+      if (join) badge.href = join;
+      badge.textContent = join ? _("Live now · Join") : _("Happening now");
       row.querySelector(".talk-title").after(badge);
     } else if (!live && badge) {
       badge.remove();
@@ -162,8 +169,7 @@
       if (now >= until) {  /* a list without past talks (data-drop: embed/upcoming.html) */
         return box.hasAttribute("data-drop") ? row.remove() : moveToPast(box, row);
       }
-      markLive(row, !/talk--(cancelled|postponed)/.test(row.className) &&
-        now >= instant(row.dataset.start) && now < instant(row.dataset.end));
+      markLive(row, now);
     });
     if (!upcoming.children.length) {
       var empty = document.createElement("p");
@@ -200,15 +206,46 @@
     soon.textContent = soon.hidden ? "" : relative(instant(card.dataset.start), end, now);
   }
 
+  /* ---- A talk page's primary action follows the talk's life (output/lifeview.py
+     says what the page carries): Register while registration is open, Add to calendar,
+     Join or Watch live from LIVE_EARLY before the start to the end, then the recording
+     or "Recording coming". The rules are content/lifecycle.py's. ---- */
+  function stageAt(box, now) {
+    var data = box.dataset;
+    if (now >= instant(data.until)) return data.after;
+    var times = (data.times || "").split(" ").filter(Boolean), next = null;
+    for (var i = 0; i < times.length && !next; i++) {
+      var pair = times[i].split("/");
+      if (instant(pair[1]) > now) next = [instant(pair[0]), instant(pair[1])];
+    }
+    if (next && "live" in data && now >= next[0] - LIVE_EARLY) return "live";
+    var closes = data.closes ? instant(data.closes) : next ? next[0] : -Infinity;
+    return "register" in data && now < closes ? "register" : "calendar";
+  }
+
+  function updateActions(box, now) {
+    var stage = stageAt(box, now);
+    if (stage === box.dataset.stage) return;
+    box.dataset.stage = stage;
+    box.querySelectorAll("[data-stages]").forEach(function (node) {
+      node.hidden = node.dataset.stages.split(" ").indexOf(stage) < 0;
+    });
+    box.querySelectorAll("[data-lead]").forEach(function (button) {
+      button.classList.toggle("outline", button.dataset.lead.split(" ").indexOf(stage) < 0);
+    });
+  }
+
   function setUpSchedule() {
     var boxes = document.querySelectorAll(".schedule");
     var card = document.querySelector(".next-talk");
     var offers = document.querySelectorAll(".add-to-calendar[data-until]");
+    var actions = document.querySelectorAll(".actions[data-stage]");
     function tick() {
       var now = Date.now();
       boxes.forEach(function (box) { updateList(box, now); });
       if (card) updateCard(card, boxes[0], now);
       offers.forEach(function (offer) { offer.hidden = now >= instant(offer.dataset.until); });
+      actions.forEach(function (box) { updateActions(box, now); });
     }
     tick();
     setInterval(tick, 30 * 1000);
