@@ -21,7 +21,8 @@ the line of the field concerned:
 - raw HTML in a body, abstract or summary, shown as text on a site without
   `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`).
 
-And a note (information, never a failure) for each talk a language of the site lacks.
+And a note (information, never a failure) for each talk a language of the site lacks,
+and one when talks changed since sequence.lock was written (sequencelock.py).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from .frontmatter import FrontMatter, FrontMatterError, split
 from .languages import untranslated_notes
 from .loader import BUNDLE_INDEX
 from .model import Site, Talk
+from .sequencelock import stale_note
 
 # Keys that Hugo or its Academic themes use and talkpages keeps for templates: never
 # reported as typos even when they are one letter away from a key we read.
@@ -71,7 +73,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
         if not site.config.unsafe_html:
             warnings += escaped_html(talk, fm)
         warnings += embed_warnings(site, talk, fm)
-    return [*local_base_url(site), *warnings, *untranslated_notes(site)]
+    return [*local_base_url(site), *warnings, *untranslated_notes(site), *stale_note(site)]
 
 
 LOOPBACK = re.compile(r"^(localhost|.*\.localhost|127(\.\d+){3}|0\.0\.0\.0|\[?::1\]?)$")

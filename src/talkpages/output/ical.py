@@ -12,7 +12,8 @@
   cancellation), TENTATIVE for postponed or tentative ones. Google Calendar hides an
   event with STATUS:CANCELLED, so `cancelled_in_feeds = "title"` leaves that STATUS
   out and says it in the title instead ("Cancelled: …"; "Postponed: …" before a
-  postponed talk's, whose TENTATIVE no client hides). SEQUENCE from the talk.
+  postponed talk's, whose TENTATIVE no client hides). SEQUENCE: the talk's, raised by
+  the build when its time, place or status changes (content/sequencelock.py).
 - DTSTAMP: the build's "now" in UTC; LAST-MODIFIED: `lastmod`, else the file's last
   change, never later than "now". With `--now` or SOURCE_DATE_EPOCH two builds of the
   same input give the same bytes.
@@ -35,6 +36,7 @@ from .. import __version__
 from ..content.config import Config
 from ..content.messages import N_
 from ..content.model import Settings, Site, Talk
+from ..content.sequencelock import event_uid
 from ..content.times import Schedule
 from . import ics, markup
 from .vtimezone import vtimezone
@@ -158,7 +160,7 @@ def event_bytes(site: Site, talk: Talk) -> bytes:
 
 
 def uid(site: Site, talk: Talk) -> str:
-    return talk.uid or f"{talk.slug}@{site.config.host}"
+    return event_uid(site.config, talk)
 
 
 def event_lines(site: Site, talk: Talk) -> list[str]:
