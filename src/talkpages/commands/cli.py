@@ -131,10 +131,10 @@ def _build(args: argparse.Namespace) -> int:
         console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "
                       "nothing was written")
         return 1
-    if result.written is not None:
-        _summary(console, *result.counts, result.written.paths, result.seconds, out_dir)
     if result.site is not None:
         _sequences(console, result.site)
+    if result.written is not None:
+        _summary(console, *result.counts, result.written.paths, result.seconds, out_dir)
     return 0
 
 

@@ -98,8 +98,9 @@ def current(config: Config, talks: Iterable[Talk], locked: Locked,
     """The SEQUENCE and fingerprint of each UID of `talks` (the versions of a talk in
     several languages share its UID: one fingerprint of them all, one SEQUENCE)."""
     groups: dict[str, list[Talk]] = {}
+    host = config.host  # event_uid's, worked out once
     for talk in talks:
-        groups.setdefault(event_uid(config, talk), []).append(talk)
+        groups.setdefault(talk.uid or f"{talk.slug}@{host}", []).append(talk)
     found = {}
     for uid, group in groups.items():
         group.sort(key=lambda talk: talk.written_in)
@@ -115,8 +116,8 @@ def current(config: Config, talks: Iterable[Talk], locked: Locked,
 
 def sequenced(config: Config, talks: list[Talk], locked: Locked) -> list[Talk]:
     """The talks with the SEQUENCE their events carry."""
-    now = current(config, talks, locked)
-    return [talk if talk.sequence == (n := now[event_uid(config, talk)][0])
+    now, host = current(config, talks, locked), config.host
+    return [talk if talk.sequence == (n := now[talk.uid or f"{talk.slug}@{host}"][0])
             else dataclasses.replace(talk, sequence=n) for talk in talks]
 
 
