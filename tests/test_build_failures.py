@@ -36,14 +36,16 @@ def test_a_full_disk_while_writing_the_site_is_an_error_that_loses_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     site = make(make_site)
     assert build(run_cli, site)[0] == 0
-    before = files(site / "public")
+    before, lock = files(site / "public"), (site / "sequence.lock").read_bytes()
     (site / "talks/three.md").write_text(talk("Three", "2020-01-01T10:00:00"))
     monkeypatch.setattr(writer.NewSite, "_create", full_disk)
     code, err = build(run_cli, site)
     assert code == 1 and "internal error" not in err, err
     assert "cannot write" in err and "No space left on device" in err
     assert files(site / "public") == before  # nothing lost
-    assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public", "talks"]
+    assert (site / "sequence.lock").read_bytes() == lock  # a failed build: not written
+    assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public",
+                                                      "sequence.lock", "talks"]
     monkeypatch.undo()
     assert build(run_cli, site)[0] == 0
     assert files(site / "public") == clean(run_cli, site, tmp_path)
@@ -88,7 +90,8 @@ def test_an_output_folder_that_cannot_be_replaced_is_an_error(
         assert code == 1 and "internal error" not in err, err
         assert "cannot write the site" in err and "Permission denied" in err
         assert files(site / "public") == before
-        assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public", "talks"]
+        assert sorted(p.name for p in site.iterdir()) == [".talkpages-cache", "public",
+                                                          "sequence.lock", "talks"]
     monkeypatch.undo()
     assert build(run_cli, site)[0] == 0
     assert files(site / "public") == clean(run_cli, site, tmp_path)

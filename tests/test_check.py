@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from talkpages.content import fields, lint
+from talkpages.content import embedcheck, fields, lint
 from talkpages.content.lint import edit_distance, suggest
 
 from conftest import NOW, ROOT, MakeSite, talk
@@ -187,11 +187,11 @@ def test_raw_html_in_a_body_of_backtick_runs_is_found_in_linear_time() -> None:
     start = time.perf_counter()
     # each run of the second body closes the run of its length in the first: the
     # first two <iframe>s are code, the third, on line 5, is not
-    assert lint.raw_html(body * 3) == (["<iframe>"], 5)
+    assert embedcheck.raw_html(body * 3) == (["<iframe>"], 5)
     assert time.perf_counter() - start < 2
     fence = "```" + "`" * 100_000  # one line, no newline after it: not a fence
     start = time.perf_counter()
-    assert lint.raw_html(fence + "<b>") == (["<b>"], 0)
+    assert embedcheck.raw_html(fence + "<b>") == (["<b>"], 0)
     assert time.perf_counter() - start < 2
 
 
@@ -207,7 +207,7 @@ def test_raw_html_in_a_body_of_backtick_runs_is_found_in_linear_time() -> None:
     ("    ```\n<b>\n```\n", (["<b>"], 1)),  # four spaces: no fence
 ])
 def test_raw_html_outside_code_spans_and_fences(text: str, found: tuple[list[str], int]) -> None:
-    assert lint.raw_html(text) == found
+    assert embedcheck.raw_html(text) == found
 
 
 def test_looking_for_slides_in_a_talk_s_text_takes_linear_time() -> None:

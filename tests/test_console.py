@@ -101,11 +101,14 @@ def test_build_summary_quiet_and_verbose(make_site: MakeSite, run_cli) -> None:
     site = make_site({"talks/one.md": talk("One"), "talks/two.md": talk("Two", "2099-01-01")})
     code, out, err = run_cli("build", "-s", str(site), "--now", NOW.isoformat())
     assert code == 0 and err == ""
-    lines = out.splitlines()
+    lines = out.splitlines()[1:]
     assert lines[0].split() == ["Talks", "2", "1", "upcoming,", "1", "past"]
     assert lines[1].split()[:2] == ["Pages", str(sum(1 for _ in (site / "public").rglob(
         "*.html")))]
     assert lines[-1].startswith("Built 2 talks in ") and lines[-1].endswith("public")
+    assert out.splitlines()[0] == "Updated sequence.lock: commit it with the site"
+    code, out, _ = run_cli("build", "-s", str(site), "--now", NOW.isoformat())
+    assert code == 0 and "sequence.lock" not in out  # nothing changed since
     code, out, err = run_cli("build", "-s", str(site), "--now", NOW.isoformat(), "-q",
                              "-o", str(site / "quiet"))
     assert (code, out, err) == (0, "", "")

@@ -25,7 +25,7 @@ import feedclients
 from icslint import lint
 from talkpages.content.loader import LoadOptions
 
-from conftest import ROOT, MakeSite, build, require_tool, talk
+from conftest import ROOT, MakeSite, RunCli, build, cli_build, require_tool, talk
 
 FIXTURE = Path(__file__).parent / "fixtures" / "feed-site"
 EXPECTED = (FIXTURE / "expected.txt").read_text(encoding="utf-8").splitlines()
@@ -137,6 +137,36 @@ def test_each_client_reads_every_kind_of_series_as_the_site_does(name: str,
     assert len(expected) > 4 * len(SERIES)
     assert feedclients.IMPLEMENTATIONS[name](tmp_path / "out/calendar.ics", "2024-01-01",
                                              "2030-01-01") == expected
+
+
+MOVED_SITE = {
+    "talkpages.toml": 'base_url = "https://t.example.org/"\n',
+    "talks/moved.md": talk("Moved", "2027-03-10T18:00:00", 'timezone = "Europe/Madrid"'),
+    "talks/called-off.md": talk("Called off", "2027-04-10T18:00:00",
+                                'timezone = "Europe/Madrid"'),
+    "talks/kept.md": talk("Kept", "2027-04-11T10:00:00", 'timezone = "Europe/Madrid"')}
+
+
+@pytest.mark.parametrize("name", list(feedclients.IMPLEMENTATIONS))
+def test_each_client_reads_a_moved_and_a_cancelled_talk_of_a_second_build(
+        name: str, make_site: MakeSite, run_cli: RunCli) -> None:
+    """The feed a second build makes once a talk moved and another was cancelled, its
+    SEQUENCE raised from sequence.lock: read alike by every client, as hand-checked."""
+    need(name)
+    site = make_site(MOVED_SITE)
+    assert cli_build(run_cli, site) == (0, "")
+    for name_, old, new in (("moved.md", "18:00", "19:30"),
+                            ("called-off.md", "+++\nBody", 'status = "cancelled"\n+++\nBody')):
+        path = site / "talks" / name_
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    assert cli_build(run_cli, site) == (0, "")
+    feed = site / "public" / "calendar.ics"
+    assert feed.read_bytes().count(b"SEQUENCE:1\r\n") == 2
+    assert feedclients.IMPLEMENTATIONS[name](feed, "2027-01-01", "2028-01-01") == [
+        "called-off@t.example.org|2027-04-10T16:00:00Z|2027-04-10T17:00:00Z|CANCELLED|"
+        "Called off",
+        "kept@t.example.org|2027-04-11T08:00:00Z|2027-04-11T09:00:00Z||Kept",
+        "moved@t.example.org|2027-03-10T18:30:00Z|2027-03-10T19:30:00Z||Moved"]
 
 
 def test_fixture_feed_matches_its_golden_copy(fixture_site: Path) -> None:

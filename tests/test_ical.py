@@ -327,3 +327,37 @@ def test_the_description_is_the_abstract_s_words_not_its_markdown(make_site: Mak
     assert description.startswith("18:30 in Berlin\nThe slides (https://x.org/s) and code.\n"
                                   "one\ntwo\n")
     assert "**" not in description and "`" not in description
+
+
+TITLED_FILES = {"talks/gone.md": talk("Gone", "2027-01-01T10:00:00", 'status = "cancelled"'),
+                "talks/later.md": talk("Later", "2027-01-02T10:00:00", 'status = "postponed"'),
+                "talks/on.md": talk("On", "2027-01-03T10:00:00")}
+TITLED_CONFIG = 'base_url = "https://talks.example.org/"\ncancelled_in_feeds = "title"\n'
+
+
+def test_cancelled_talks_stay_visible_where_google_hides_them(make_site: MakeSite) -> None:
+    """Google Calendar hides STATUS:CANCELLED: "title" says it in the title instead."""
+    plain = events(feed(make_site, TITLED_FILES))
+    assert plain["gone@talks.example.org"]["STATUS"] == "CANCELLED"
+    assert plain["gone@talks.example.org"]["SUMMARY"] == "Gone"
+    titled = events(feed(make_site, TITLED_FILES, TITLED_CONFIG))
+    gone, later, on = (titled[f"{slug}@talks.example.org"] for slug in ("gone", "later", "on"))
+    assert "STATUS" not in gone and gone["SUMMARY"] == "Cancelled: Gone"
+    assert later["STATUS"] == "TENTATIVE" and later["SUMMARY"] == "Postponed: Later"
+    assert "STATUS" not in on and on["SUMMARY"] == "On"
+    assert str(gone["DESCRIPTION"]).startswith("CANCELLED.")
+    german = events(feed(make_site, TITLED_FILES, TITLED_CONFIG + 'language = "de"\n'))
+    assert german["gone@talks.example.org"]["SUMMARY"] == "Abgesagt: Gone"
+    assert german["later@talks.example.org"]["SUMMARY"] == "Verschoben: Later"
+
+
+@pytest.mark.parametrize(("key", "value"), [("cancelled_in_feeds", '"hidden"'),
+                                            ("feed_window", "-1"), ("feed_window", '"12"'),
+                                            ("feed_window", "true")])
+def test_the_feed_options_refuse_what_they_do_not_know(make_site: MakeSite, key: str,
+                                                       value: str) -> None:
+    site = make_site({"talks/a.md": talk(), "talkpages.toml": f"{key} = {value}\n"})
+    result = render_site(site)
+    assert not result.ok
+    assert any(f"config value {key!r}" in d.message and d.line == 1
+               for d in result.diagnostics)

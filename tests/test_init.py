@@ -27,7 +27,7 @@ NODE_DIR = ROOT / "tests" / "node"
 FLAGS = ("--title", "Seminar talks", "--base-url", "https://example.org/seminar/",
          "--timezone", "Europe/Berlin", "--language", "en")
 SITE_FILES = {"talkpages.toml", "speakers.toml", ".gitignore", "README.md",
-              "talks/your-first-talk.md"}
+              "talks/your-first-talk.md", "sequence.lock"}
 HOST_FILES = {"github": {".github/workflows/deploy.yml", ".github/workflows/daily.yml"},
               "gitlab": {".gitlab-ci.yml"},
               "netlify": {"netlify.toml", "static/_headers"},
@@ -60,8 +60,12 @@ def test_a_new_site_builds_and_passes_the_strict_check(host: str, tmp_path: Path
     assert f"Added {len(SITE_FILES | HOST_FILES[host])} files." in out
     assert run_cli("check", "-s", str(site), "--strict", "--base-url",
                    "https://example.org/")[0] == 0
+    assert tomllib.loads((site / "sequence.lock").read_text(encoding="utf-8")) == {
+        "version": 1, "events": {}}
     code, _, err = run_cli("build", "-s", str(site), "-q")
     assert (code, err) == (0, "")
+    events = tomllib.loads((site / "sequence.lock").read_text(encoding="utf-8"))["events"]
+    assert [entry["sequence"] for entry in events.values()] == [0]  # the first talk's
     public = site / "public"
     assert (public / "your-first-talk" / "index.html").is_file()
     assert (public / "_headers").is_file() == (host in ("netlify", "cloudflare"))
@@ -83,8 +87,10 @@ def test_the_settings_are_written_with_a_comment_each(tmp_path: Path,
         at = next(n for n, line in enumerate(lines) if line.startswith(f"{key} ="))
         assert lines[at - 1].startswith("# "), key
     assert tomllib.loads((site / "speakers.toml").read_text(encoding="utf-8")) == {}
-    assert (site / ".gitignore").read_text(encoding="utf-8").splitlines()[1:] == [
+    ignored = (site / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert [line for line in ignored if not line.startswith("#")] == [
         "public/", ".talkpages-cache/"]
+    assert "sequence.lock is not ignored" in "\n".join(ignored)
 
 
 def test_the_first_talk_is_weeks_ahead_in_the_site_s_zone(tmp_path: Path,
@@ -172,7 +178,7 @@ def test_a_folder_with_files_gets_only_the_missing_ones(tmp_path: Path,
     assert "Kept " in out and ".gitignore: it exists, and was left as it is" in out
     assert "README.md: it exists" in out
     assert "Created " in out and "deploy.yml" in out
-    assert "Added 5 files, kept 2 that were there." in out
+    assert "Added 6 files, kept 2 that were there." in out
 
 
 def test_a_second_run_has_nothing_to_add(tmp_path: Path, run_cli: RunCli) -> None:

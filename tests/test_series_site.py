@@ -186,3 +186,15 @@ def test_serve_makes_an_edit_of_a_series_talk_as_a_whole_build(make_site: MakeSi
     other = site / "talks/other.md"
     other.write_text(other.read_text().replace("+++\ntitle", '+++\nseries = "colloquium"\ntitle'))
     assert edited[0].edited([other], options) is None  # it joins the series: built whole
+
+
+def test_the_series_feed_keeps_the_window_of_the_subscribed_feeds(make_site: MakeSite) -> None:
+    config = CONFIG.replace('timezone = "Europe/Berlin"\n',
+                            'timezone = "Europe/Berlin"\nfeed_window = 1\n')
+    site = make_site({"talkpages.toml": config, **TALKS})
+    result = render_site(site, now=datetime(2027, 4, 20, tzinfo=timezone.utc))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    feed = outputs(result)["series/colloquium/calendar.ics"].decode()
+    assert "SUMMARY:Late" in feed and "SUMMARY:Trees" in feed  # within the month
+    assert "SUMMARY:Graphs" not in feed  # 5 March: before the window
+    assert "SUMMARY:Graphs" in outputs(result)["archive.ics"].decode()

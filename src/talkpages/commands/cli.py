@@ -22,13 +22,16 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from ..content.options import LoadOptions
 from ..diagnostics import Diagnostic, display_path, printable, sort_key
 from .arguments import build_time, checked_time, parser
 from .console import Console, count_problems, plural
+
+if TYPE_CHECKING:
+    from ..content.model import Site
 
 CLOSED_PIPE = 128 + 13  # 128 + SIGPIPE: what `cat` or `grep` give on a closed pipe
 
@@ -128,9 +131,22 @@ def _build(args: argparse.Namespace) -> int:
         console.error(f"talkpages: build failed with {count_problems(result.diagnostics)}; "
                       "nothing was written")
         return 1
+    if result.site is not None:
+        _sequences(console, result.site)
     if result.written is not None:
         _summary(console, *result.counts, result.written.paths, result.seconds, out_dir)
     return 0
+
+
+def _sequences(console: Console, site: Site) -> None:
+    """sequence.lock updated after a build that succeeded (engine/lockfile.py)."""
+    from ..engine.lockfile import record
+
+    written, problem = record(site)
+    if problem is not None:
+        console.diagnostics([problem])
+    elif written:
+        console.info("Updated sequence.lock: commit it with the site")
 
 
 def _summary(console: Console, upcoming: int, past: int, paths: list[str],

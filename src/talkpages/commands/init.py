@@ -4,8 +4,10 @@ host as it is written.
 It asks for the site's title, address, time zone, language and host (or takes them as
 flags, and never asks in scripts or CI), each answer checked by the validator the
 config reads it with, and writes `talkpages.toml`, a first talk dated a few weeks ahead
-(so the new site has an upcoming talk), `speakers.toml`, `.gitignore`, a README for
-the site and the host's files (hosting.py). The texts are templates in `starter/`.
+(so the new site has an upcoming talk), `speakers.toml`, `.gitignore`, an empty
+`sequence.lock` (content/sequencelock.py: the site's builds keep it, and it is
+committed), a README for the site and the host's files (hosting.py). The texts are
+templates in `starter/`.
 
 It never writes over anything: each file is created by safefile.create_new, which
 refuses a file that exists and a link on the way, so `init` in a folder that has some
@@ -26,6 +28,7 @@ import tomli_w
 
 from ..content.config import CONFIG_NAME, OPTIONS, Config, check_timezone, load_config
 from ..content.loader import TALKS_DIR, find_talk_files
+from ..content.sequencelock import LOCK_NAME, lock_text
 from ..content.speakers import SPEAKERS_NAME
 from ..diagnostics import Diagnostic, display_path, has_errors
 from . import hosting
@@ -170,6 +173,7 @@ def _texts(answers: dict[str, str]) -> dict[str, str]:
     return {CONFIG_NAME: hosting.render("talkpages.toml", values),
             SPEAKERS_NAME: hosting.render("speakers.toml", values),
             ".gitignore": hosting.render("gitignore", values),
+            LOCK_NAME: lock_text({}),
             "README.md": hosting.readme(host, values),
             **hosting.host_files(host, values)}
 

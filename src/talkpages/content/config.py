@@ -46,6 +46,8 @@ class Config:
     refresh_hours: int = 12
     calendar_color: str = ""
     calendar_organizer: str = ""
+    cancelled_in_feeds: str = "status"  # or "title": how feeds show cancelled talks (ical.py)
+    feed_window: int = 0  # months of past talks in the subscribed feeds; 0: all
     embed_videos: bool = False
     embed_slides: bool = False
     paginate: int = 50
@@ -132,12 +134,25 @@ def _page_size(value: Any) -> int:
 
 
 SOCIAL_CARDS = ("upcoming", "all", "none")
+CANCELLED_IN_FEEDS = ("status", "title")
 
 
 def _social_cards(value: Any) -> str:
     if value not in SOCIAL_CARDS:
         raise ValueError(f"expected one of {', '.join(repr(v) for v in SOCIAL_CARDS)}")
     return str(value)
+
+
+def _cancelled_in_feeds(value: Any) -> str:
+    if value not in CANCELLED_IN_FEEDS:
+        raise ValueError(f"expected one of {', '.join(repr(v) for v in CANCELLED_IN_FEEDS)}")
+    return str(value)
+
+
+def _months(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1200:
+        raise ValueError("expected a number of months from 0 (every talk) to 1200, such as 12")
+    return value
 
 
 def _accent(value: Any) -> str:
@@ -172,6 +187,8 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "refresh_hours": _hours,
     "calendar_color": _color,
     "calendar_organizer": _email,
+    "cancelled_in_feeds": _cancelled_in_feeds,
+    "feed_window": _months,
     "embed_videos": _bool,
     "embed_slides": _bool,
     "paginate": _page_size,

@@ -22,7 +22,8 @@ would not load the first, and the others are how an injected payload runs.
 `talkpages check` says so (`embed_warnings`), at the element's line: an iframe or a
 script shown as text on a site without `unsafe_html` (with the way to keep a video,
 `url_video`), and, with it, an inline script or handler that will not run and a frame
-or a script from an address the policy blocks.
+or a script from an address the policy blocks; and any raw HTML element a site without
+`unsafe_html` shows as text (`escaped_html`, `raw_html`: the importers name them too).
 """
 
 from __future__ import annotations
@@ -200,3 +201,73 @@ def _code_blanked(text: str) -> str:
         pieces += [text[last:start], "\n" * text.count("\n", start, end)]
         last = end
     return "".join(pieces) + text[last:]
+
+
+# Raw HTML ------------------------------------------------------------------------------
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")  # at the start of a line
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])(?:\s[^<>]*)?/?>|<!--")
+
+
+def raw_html(text: str) -> tuple[list[str], int]:
+    """The HTML elements written in Markdown `text`, outside code (`<iframe>`,
+    `<!-- -->`), each once, in order: what a site without unsafe_html shows as text;
+    and the line of the first, counted from 0."""
+    if "<" not in text:
+        return [], 0
+    text = _without_fences(text)
+    pieces = []
+    last = 0
+    for start, end in code_spans(text):
+        pieces += [text[last:start], "\n" * text.count("\n", start, end)]
+        last = end
+    text = "".join(pieces) + text[last:]
+    found: dict[str, None] = {}  # in order, each once
+    first = 0
+    for match in _TAG.finditer(text):
+        name = f"<{match.group(2).lower()}>" if match.group(2) else "<!-- -->"
+        if not found:
+            first = text.count("\n", 0, match.start())
+        found[name] = None
+    return list(found), first
+
+
+def _without_fences(text: str) -> str:
+    """`text` with the lines of its fenced code blocks emptied: from a line of three or
+    more backticks or tildes (indented by up to three spaces, with a line after it) to
+    a line of the same fence alone, or to the end."""
+    out = []
+    fence = ""
+    position = 0
+    while position < len(text):
+        newline = text.find("\n", position)
+        end = len(text) if newline < 0 else newline
+        line = text[position:end]
+        if fence:
+            indent = len(line) - len(line.lstrip(" "))
+            if indent <= 3 and line[indent:].rstrip(" \t") == fence:
+                fence = ""
+            line = ""
+        elif newline >= 0 and (opener := _FENCE.match(line)):
+            fence, line = opener.group(1), ""
+        out.append(line)
+        position = end + 1
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+def escaped_html(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
+    warnings = []
+    for key, text in (("abstract", talk.abstract), ("summary", talk.summary),
+                      (None, talk.body)):
+        tags, first = raw_html(text)
+        if not tags:
+            continue
+        where = f"`{key}`" if key else "the body"
+        line = (fm.line_of(key) if key else fm.body_line + first) or 1
+        listed = ", ".join(tags[:4]) + (", …" if len(tags) > 4 else "")
+        warnings.append(Diagnostic(
+            talk.source, f"{where} has raw HTML ({listed}), which the site shows as text",
+            line, 1, severity="warning",
+            hint="write it as Markdown, or set `unsafe_html = true` in talkpages.toml if "
+                 "you trust every author of a talk file"))
+    return warnings

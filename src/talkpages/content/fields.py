@@ -224,8 +224,8 @@ def _sequence(f: _Fields) -> int:
     if value in (None, ""):
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
-        f.error("sequence", "`sequence` must be a whole number from 0 up; raise it by one "
-                "each time the date, time or status changes")
+        f.error("sequence", "`sequence` must be a whole number from 0 up (each build "
+                "raises the feed's SEQUENCE when the time, place or status changes)")
         return 0
     return value
 

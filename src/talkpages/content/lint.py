@@ -24,7 +24,8 @@ the line of the field concerned:
   `unsafe_html` (an `<iframe>` of the old site, `<p align="center">`);
 - and those of unfinished.py: placeholder text, "TBA" within 48 hours, series' dates.
 
-And a note (information, never a failure) for each talk a language of the site lacks.
+And a note (information, never a failure) for each talk a language of the site lacks,
+and one when talks changed since sequence.lock was written (sequencelock.py).
 """
 
 from __future__ import annotations
@@ -38,14 +39,14 @@ from urllib.parse import unquote, urlsplit
 
 from ..diagnostics import Diagnostic
 from . import fields
-from .codespans import code_spans
 from .config import CONFIG_NAME
-from .embedcheck import embed_warnings
+from .embedcheck import embed_warnings, escaped_html
 from .frontmatter import FrontMatter, FrontMatterError, split
 from .languages import untranslated_notes
 from .lifecycle import life_warnings
 from .loader import BUNDLE_INDEX
 from .model import Site, Talk
+from .sequencelock import stale_note
 from .unfinished import warnings as unfinished
 
 # Keys that Hugo or its Academic themes use and talkpages keeps for templates: never
@@ -78,7 +79,7 @@ def lint_site(site: Site) -> list[Diagnostic]:
         warnings += embed_warnings(site, talk, fm)
         warnings += life_warnings(site, talk, fm)
     warnings += unfinished(site, matters)  # placeholders, "TBA" soon, series' sessions
-    return [*local_base_url(site), *warnings, *untranslated_notes(site)]
+    return [*local_base_url(site), *warnings, *untranslated_notes(site), *stale_note(site)]
 
 
 LOOPBACK = re.compile(r"^(localhost|.*\.localhost|127(\.\d+){3}|0\.0\.0\.0|\[?::1\]?)$")
@@ -329,73 +330,3 @@ def too_long(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
     return [_warning(talk, fm, key, f"the talk lasts {days} days ({first.isoformat()} to "
                      f"{last.isoformat()}): is its end right?",
                      "correct the end, or add `multi_day = true` if it does last that long")]
-
-
-# Raw HTML ------------------------------------------------------------------------------
-
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")  # at the start of a line
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])(?:\s[^<>]*)?/?>|<!--")
-
-
-def raw_html(text: str) -> tuple[list[str], int]:
-    """The HTML elements written in Markdown `text`, outside code (`<iframe>`,
-    `<!-- -->`), each once, in order: what a site without unsafe_html shows as text;
-    and the line of the first, counted from 0."""
-    if "<" not in text:
-        return [], 0
-    text = _without_fences(text)
-    pieces = []
-    last = 0
-    for start, end in code_spans(text):
-        pieces += [text[last:start], "\n" * text.count("\n", start, end)]
-        last = end
-    text = "".join(pieces) + text[last:]
-    found: dict[str, None] = {}  # in order, each once
-    first = 0
-    for match in _TAG.finditer(text):
-        name = f"<{match.group(2).lower()}>" if match.group(2) else "<!-- -->"
-        if not found:
-            first = text.count("\n", 0, match.start())
-        found[name] = None
-    return list(found), first
-
-
-def _without_fences(text: str) -> str:
-    """`text` with the lines of its fenced code blocks emptied: from a line of three or
-    more backticks or tildes (indented by up to three spaces, with a line after it) to
-    a line of the same fence alone, or to the end."""
-    out = []
-    fence = ""
-    position = 0
-    while position < len(text):
-        newline = text.find("\n", position)
-        end = len(text) if newline < 0 else newline
-        line = text[position:end]
-        if fence:
-            indent = len(line) - len(line.lstrip(" "))
-            if indent <= 3 and line[indent:].rstrip(" \t") == fence:
-                fence = ""
-            line = ""
-        elif newline >= 0 and (opener := _FENCE.match(line)):
-            fence, line = opener.group(1), ""
-        out.append(line)
-        position = end + 1
-    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
-
-
-def escaped_html(talk: Talk, fm: FrontMatter) -> list[Diagnostic]:
-    warnings = []
-    for key, text in (("abstract", talk.abstract), ("summary", talk.summary),
-                      (None, talk.body)):
-        tags, first = raw_html(text)
-        if not tags:
-            continue
-        where = f"`{key}`" if key else "the body"
-        line = (fm.line_of(key) if key else fm.body_line + first) or 1
-        listed = ", ".join(tags[:4]) + (", …" if len(tags) > 4 else "")
-        warnings.append(Diagnostic(
-            talk.source, f"{where} has raw HTML ({listed}), which the site shows as text",
-            line, 1, severity="warning",
-            hint="write it as Markdown, or set `unsafe_html = true` in talkpages.toml if "
-                 "you trust every author of a talk file"))
-    return warnings

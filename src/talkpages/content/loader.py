@@ -26,6 +26,7 @@ from .languages import file_language
 from .messages import messages_of
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
+from .sequencelock import read_lock, sequenced
 from .speakers import load_speakers
 
 TALKS_DIR = "talks"
@@ -71,8 +72,11 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
             talks.append(talk)
     problems += check_slugs(talks) + check_folders(talks, config)
     talks.sort(key=lambda t: (t.sort_key, t.written_in))
-    site = Site(root=site_dir, config=config, talks=tuple(talks), now=options.now,
-                speakers=speakers, messages=messages_of(config))
+    locked, found = read_lock(site_dir)
+    problems += found
+    site = Site(root=site_dir, config=config, talks=tuple(sequenced(config, talks, locked)),
+                now=options.now, speakers=speakers, messages=messages_of(config),
+                locked=locked)
     problems += addresses.check_site(site)
     if has_errors(problems):
         return None, problems

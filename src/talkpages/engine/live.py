@@ -29,6 +29,7 @@ from typing import Any
 from ..content.changes import next_change as _next_change
 from ..content.loader import BUNDLE_INDEX, TALKS_DIR, LoadOptions, load_talk, published
 from ..content.model import Site, Talk, slugify
+from ..content.sequencelock import sequenced
 from ..diagnostics import BuildError, Diagnostic, has_errors
 from ..output.outputs import Output, fragment_key, whole
 from ..output.plan import PAGE, TALK, Recipe
@@ -79,7 +80,7 @@ class LiveSite:
             if new is None or has_errors(found) or not published(new, options) \
                     or placing(new, site.now) != placing(old, site.now):
                 return None
-            swaps[id(old)] = new
+            swaps[id(old)] = sequenced(site.config, [new], site.locked)[0]
             problems += found
         try:
             return self._remade(swaps, pages_made), problems, len(self._touched(swaps))

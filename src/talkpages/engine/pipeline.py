@@ -20,6 +20,7 @@ from ..content.languages import Tree, trees
 from ..content.loader import LoadOptions, load_site
 from ..content.model import Site
 from ..diagnostics import BuildError, Diagnostic, has_errors
+from ..output.feedlimits import size_warnings
 from ..output.kinds import card_warnings
 from ..output.outputs import Output, Store, whole
 from ..output.plan import Recipe
@@ -180,6 +181,8 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
                 if len(made) > 1:
                     for output in root_files([tree for tree, _, _ in made]):
                         sink.receive(sink.store(output))
+            for tree, maker, recipes in made:  # the feeds' events are made by now
+                result.diagnostics += size_warnings(maker, recipes, tree.folder)
             if len(made) == 1:  # serve edits a site of one language in place (live.py)
                 result.maker, result.recipes = made[0][1], made[0][2]
             result.written = sink.written

@@ -9,7 +9,11 @@
 - All-day talks: VALUE=DATE, DTEND the day after the last day (exclusive, RFC 5545).
 - Recurring talks: RRULE with UNTIL in UTC when DTSTART has a TZID; one EXDATE a line.
 - STATUS: CANCELLED for cancelled talks (kept in the feed so that subscribers see the
-  cancellation), TENTATIVE for postponed or tentative ones; SEQUENCE from the talk.
+  cancellation), TENTATIVE for postponed or tentative ones. Google Calendar hides an
+  event with STATUS:CANCELLED, so `cancelled_in_feeds = "title"` leaves that STATUS
+  out and says it in the title instead ("Cancelled: …"; "Postponed: …" before a
+  postponed talk's, whose TENTATIVE no client hides). SEQUENCE: the talk's, raised by
+  the build when its time, place or status changes (content/sequencelock.py).
 - DTSTAMP: the build's "now" in UTC; LAST-MODIFIED: `lastmod`, else the file's last
   change, never later than "now". With `--now` or SOURCE_DATE_EPOCH two builds of the
   same input give the same bytes.
@@ -34,7 +38,9 @@ from urllib.parse import quote
 from .. import __version__
 from ..content import lifecycle
 from ..content.config import Config
+from ..content.messages import N_
 from ..content.model import Settings, Site, Talk
+from ..content.sequencelock import event_uid
 from ..content.times import Schedule
 from . import formatting, ics, markup
 from .vtimezone import vtimezone
@@ -44,6 +50,7 @@ PRODID = f"-//talkpages//talkpages {__version__}//EN"
 FEED_STATUS = {"cancelled": "CANCELLED", "postponed": "TENTATIVE", "tentative": "TENTATIVE",
                "confirmed": "CONFIRMED"}
 UNBOUNDED_YEARS = 10  # VTIMEZONE coverage past "now" for series with no end
+TITLED = {"cancelled": N_("Cancelled: %(title)s"), "postponed": N_("Postponed: %(title)s")}
 
 
 # DTSTAMP is the one line of an event that changes with the time of the build: events
@@ -157,7 +164,7 @@ def event_bytes(site: Site, talk: Talk) -> bytes:
 
 
 def uid(site: Site, talk: Talk) -> str:
-    return talk.uid or f"{talk.slug}@{site.config.host}"
+    return event_uid(site.config, talk)
 
 
 def event_lines(site: Site, talk: Talk) -> list[str]:
@@ -171,7 +178,11 @@ def event_lines(site: Site, talk: Talk) -> list[str]:
     several = bool(site.config.languages)  # a feed per language: each text says its own
     spoken, written = talk.given_in or (talk.written_in if several else ""), \
         f";LANGUAGE={talk.written_in}" if several else ""
-    out.append(f"SUMMARY{';LANGUAGE=' + spoken if spoken else ''}:{ics.text(talk.title)}")
+    title, status = talk.title, talk.status
+    if site.config.cancelled_in_feeds == "title" and status in TITLED:
+        title = site.messages.gettext(TITLED[status]) % {"title": title}
+        status = "" if talk.cancelled else status  # shown, where CANCELLED is hidden
+    out.append(f"SUMMARY{';LANGUAGE=' + spoken if spoken else ''}:{ics.text(title)}")
     out.append(f"DESCRIPTION{written}:{ics.text(description(site, talk))}")
     location = _place(talk)
     if location:
@@ -182,8 +193,8 @@ def event_lines(site: Site, talk: Talk) -> list[str]:
     out += conferences(site, talk)
     if talk.tags:
         out.append("CATEGORIES:" + ",".join(ics.text(tag) for tag in talk.tags))
-    if talk.status:
-        out.append(f"STATUS:{FEED_STATUS[talk.status]}")
+    if status:
+        out.append(f"STATUS:{FEED_STATUS[status]}")
     out.append(f"SEQUENCE:{talk.sequence}")
     changed = talk.lastmod or talk.modified
     if changed is not None:

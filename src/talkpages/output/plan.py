@@ -19,6 +19,7 @@ from ..content import slots, taxonomy
 from ..content.loader import STATIC_DIR
 from ..content.model import Site, Talk
 from . import branding, pages, pictures, seriespages, sitefiles, social, upcoming
+from .feedlimits import ARCHIVE_PATH, in_window
 from .ical import event_zone, zone_years
 from .outputs import fragment_key
 from .theme import Theme, site_files
@@ -70,19 +71,25 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     config, _ = site.config, site.messages.gettext
     pieces = {kind: {id(talk): (talk.file, fragment_key(kind, talk)) for talk in talks}
               for kind in ("event", "record", "row")}
-    feeds = [(FEED_PATH, site.talks, config.feed_name, config.description, "the calendar feed")]
+    feeds = [(FEED_PATH, in_window(site, talks), config.feed_name, config.description,
+              "the calendar feed")]
+    if config.feed_window:  # the subscribed feeds keep a window: this one, every talk
+        feeds.append((ARCHIVE_PATH, talks, _("%(name)s (archive)") % {
+            "name": config.feed_name}, _("Every talk on %(site)s, past ones included") % {
+            "site": config.title}, "the archive feed"))
     for kind, groups in (("tags", tags), ("speakers", speakers)):
         for group in groups:
             path = f"{kind}/{group.slug}/{FEED_PATH}"
             about = _("Talks tagged %(name)s on %(site)s") if kind == "tags" \
                 else _("Talks by %(name)s on %(site)s")
-            feeds.append((path, group.talks, f"{config.feed_name}: {group.name}",
+            feeds.append((path, in_window(site, group.talks),
+                          f"{config.feed_name}: {group.name}",
                           about % {"name": group.name, "site": config.title},
                           f"the feed {path}"))
     for series in config.series.values():  # the series that have talks: seriespages.py
-        members, path = slots.talks_of(site, series), seriespages.feed_path(series)
-        if members:
-            feeds.append((path, members, f"{config.feed_name}: {series.title}",
+        sessions, path = slots.talks_of(site, series), seriespages.feed_path(series)
+        if sessions:
+            feeds.append((path, in_window(site, sessions), f"{config.feed_name}: {series.title}",
                           _("Talks of the series %(name)s on %(site)s") % {
                               "name": series.title, "site": config.title}, f"the feed {path}"))
     events = pieces["event"]

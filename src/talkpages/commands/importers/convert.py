@@ -23,9 +23,9 @@ from typing import Any
 
 from ...content import links, times
 from ...content.config import Config
+from ...content.embedcheck import raw_html
 from ...content.fields import make_talk
 from ...content.frontmatter import FrontMatter, split
-from ...content.lint import raw_html
 from ...content.loader import TALKS_DIR
 from ...content.model import Image, Talk, slugify
 from ...diagnostics import Diagnostic
