@@ -215,7 +215,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tests; keep the tests of a module with module-wide fixtures (a site
+    built with its images, a feed read by the clients) in one worker process, which
+    makes those fixtures once instead of once in each (`--dist loadgroup`)."""
+    shared = {item.module.__name__ for item in items if item.module is not None
+              and any(getattr(value, "_fixture_function_marker", None) is not None
+                      and value._fixture_function_marker.scope == "module"
+                      for value in vars(item.module).values())}
     for item in items:
+        if item.module is not None and item.module.__name__ in shared:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
         name = item.nodeid.split("/")[-1]
         if any(name == key or name.startswith(key + ("" if "::" in key else "::"))
                or name.startswith(key + "[") for key in SLOW):
