@@ -26,7 +26,7 @@ from .languages import file_language
 from .messages import messages_of
 from .model import Site, Talk, slugify
 from .options import LoadOptions as LoadOptions  # re-exported: the loader's options
-from .sequencelock import read_lock, sequenced
+from .sequencelock import current, read_lock, sequenced
 from .speakers import load_speakers
 
 TALKS_DIR = "talks"
@@ -74,9 +74,11 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
     talks.sort(key=lambda t: (t.sort_key, t.written_in))
     locked, found = read_lock(site_dir)
     problems += found
-    site = Site(root=site_dir, config=config, talks=tuple(sequenced(config, talks, locked)),
-                now=options.now, speakers=speakers, messages=messages_of(config),
-                locked=locked)
+    entries = current(config, talks, locked)  # worked out once: for the feeds, the lock
+    site = Site(root=site_dir, config=config,
+                talks=tuple(sequenced(config, talks, locked, entries)), now=options.now,
+                speakers=speakers, messages=messages_of(config), locked=locked,
+                sequences=entries)
     problems += addresses.check_site(site)
     if has_errors(problems):
         return None, problems

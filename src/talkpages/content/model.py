@@ -160,6 +160,7 @@ class Site:
     speakers: Mapping[str, Speaker] = field(default_factory=dict)  # speakers.toml, by key
     messages: Messages = field(default_factory=english)  # what it says, in its language
     locked: Mapping[str, tuple[int, str]] = field(default_factory=dict)  # sequencelock.py
+    sequences: Mapping[str, tuple[int, str]] = field(default_factory=dict)  # as loaded
 
     @once
     def view(self) -> SiteView:

@@ -114,9 +114,11 @@ def current(config: Config, talks: Iterable[Talk], locked: Locked,
     return found
 
 
-def sequenced(config: Config, talks: list[Talk], locked: Locked) -> list[Talk]:
-    """The talks with the SEQUENCE their events carry."""
-    now, host = current(config, talks, locked), config.host
+def sequenced(config: Config, talks: list[Talk], locked: Locked,
+              entries: Locked | None = None) -> list[Talk]:
+    """The talks with the SEQUENCE their events carry (`entries`: `current`'s, when
+    worked out already)."""
+    now, host = entries or current(config, talks, locked), config.host
     return [talk if talk.sequence == (n := now[talk.uid or f"{talk.slug}@{host}"][0])
             else dataclasses.replace(talk, sequence=n) for talk in talks]
 
@@ -124,14 +126,17 @@ def sequenced(config: Config, talks: list[Talk], locked: Locked) -> list[Talk]:
 def updated(site: Site) -> dict[str, tuple[int, str]]:
     """The lock a build of `site` leaves: its talks as they are now, and the entries of
     talks no longer on it, kept (see the module's docstring)."""
-    return dict(sorted({**site.locked, **current(site.config, site.talks,
-                                                 site.locked)}.items()))
+    return dict(sorted({**site.locked, **_current(site)}.items()))
 
 
 def stale(site: Site) -> list[str]:
     """The UIDs of the talks the lock does not hold as they are now."""
-    return [uid for uid, entry in current(site.config, site.talks, site.locked).items()
-            if site.locked.get(uid) != entry]
+    return [uid for uid, entry in _current(site).items() if site.locked.get(uid) != entry]
+
+
+def _current(site: Site) -> Locked:
+    """`current` for the site's talks: as the loader worked it out, else now."""
+    return site.sequences or current(site.config, site.talks, site.locked)
 
 
 def stale_note(site: Site) -> list[Diagnostic]:
