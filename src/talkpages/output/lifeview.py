@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..content import lifecycle
 from ..content.messages import N_
@@ -48,14 +48,13 @@ class Life:
 
     def hidden(self, *stages: str) -> Markup:
         """` hidden` unless the page is at one of `stages` (with `data-stages`)."""
-        said = " ".join(stages)
-        return Markup(' data-stages="{}"{}').format(
-            said, "" if self.stage in stages else Markup(" hidden"))
+        hidden = "" if self.stage in stages else " hidden"  # (Markup.format: 10x slower)
+        return Markup(f' data-stages="{escape(" ".join(stages))}"{hidden}')
 
     def lead_at(self, *stages: str) -> Markup:
         """The class of a button filled at `stages` only, and its `data-lead`."""
         outline = "" if self.stage in stages else " outline"
-        return Markup('class="button{}" data-lead="{}"').format(outline, " ".join(stages))
+        return Markup(f'class="button{outline}" data-lead="{escape(" ".join(stages))}"')
 
 
 def life(site: SiteView, talk: Talk) -> Life:
@@ -80,8 +79,7 @@ def life(site: SiteView, talk: Talk) -> Life:
                 attributes["closes"] = formatting.instant(talk.registration_closes)
         if active and lifecycle.online(talk):
             attributes["live"] = ""
-    data = Markup("").join(Markup(' data-{}="{}"').format(key, value)
-                           for key, value in attributes.items())
+    data = Markup("".join(f' data-{key}="{escape(value)}"' for key, value in attributes.items()))
     price = say(FREE) if talk.price == "free" else talk.price
     return Life(
         stage=attributes["stage"], after=after,

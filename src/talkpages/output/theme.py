@@ -32,7 +32,7 @@ import hashlib
 import io
 import os
 import types
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
@@ -153,7 +153,7 @@ class Theme:
         `messages`: what the pages say, in the site's language (English by default)."""
         messages = messages or messages_for("en")
         own_files = site_files(site_dir / "layouts", site_dir)
-        kind = Sandbox if own_files or os.path.lexists(site_dir / "layouts") else jinja2.Environment
+        kind = Sandbox if own_files or os.path.lexists(site_dir / "layouts") else Environment
         env = kind(
             bytecode_cache=compiled(f"{kind.__name__}-{messages.language.lower()}",
                                     messages.digest) if compiled else None,
@@ -219,7 +219,23 @@ def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-class Sandbox(ImmutableSandboxedEnvironment):
+class SharedGlobals(jinja2.Environment):
+    """The environment's globals as every template's own, not Jinja's ChainMap of a
+    template's and the environment's: a render copies a template's globals into its
+    context (once for the page, again for each macro imported with it), and a ChainMap
+    is copied key by key in Python, a twentieth of a talk page's time. A template
+    loaded with globals of its own (never, here) keeps Jinja's way."""
+
+    def make_globals(self, d: MutableMapping[str, Any] | None,
+                     ) -> MutableMapping[str, Any]:
+        return self.globals if not d else super().make_globals(d)
+
+
+class Environment(SharedGlobals):
+    """The environment of the built-in templates (talkpages' own code)."""
+
+
+class Sandbox(SharedGlobals, ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox (no attribute that starts with `_`, no Python internals,
     no changing lists or dicts the build passes in), and also: nothing read from a path,
     a file or a module, whatever the object holding it; no `*` or `**` that makes more
