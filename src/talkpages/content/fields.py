@@ -185,7 +185,7 @@ STATUSES = {"confirmed": "confirmed", "tentative": "tentative", "postponed": "po
 def _language(f: _Fields) -> str:
     """The language the talk is given in, a BCP 47 tag (`language = "es"`)."""
     value = f.text("language")
-    named = language_named(value)  # `language = "Spanish"`, as people write it
+    named = value and language_named(value)  # `language = "Spanish"`, as people write it
     if not value or named:
         return named
     try:

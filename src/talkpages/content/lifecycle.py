@@ -45,9 +45,15 @@ KEYS = ("registration_url", "registration_closes", "price", "join_url", "livestr
 STAGES = ("register", "calendar", "live", "recording", "coming", "over")
 
 
+_KEYS = ("registration_url", "registration_closes", "price", "join_url", "livestream_url",
+         "recording")
+
+
 def values(f: _Fields, zone: str) -> dict[str, Any]:
     """The fields of a talk's life, as `Talk`'s keyword arguments; `zone`: the talk's,
     in which a `registration_closes` without an offset is read."""
+    if not any(key in f.data for key in _KEYS):  # most talks: the defaults, at once
+        return {}
     closes = instant(f, "registration_closes", zone)
     registration = web_url(f, "registration_url")
     if closes is not None and not registration:

@@ -103,10 +103,12 @@ def current(config: Config, talks: Iterable[Talk], locked: Locked,
         groups.setdefault(talk.uid or f"{talk.slug}@{host}", []).append(talk)
     found = {}
     for uid, group in groups.items():
-        group.sort(key=lambda talk: talk.written_in)
-        prints = [fingerprint(config, talk) for talk in group]
-        mark = prints[0] if len(prints) == 1 else digest("versions", *prints)
-        sequence = max(talk.sequence for talk in group)
+        if len(group) == 1:  # most talks: one language
+            mark, sequence = fingerprint(config, group[0]), group[0].sequence
+        else:
+            group.sort(key=lambda talk: talk.written_in)
+            mark = digest("versions", *(fingerprint(config, talk) for talk in group))
+            sequence = max(talk.sequence for talk in group)
         if uid in locked:
             was, seen = locked[uid]
             sequence = max(sequence, was if seen == mark else min(was + 1, MAX_SEQUENCE))
