@@ -61,10 +61,13 @@ class Dates:
 
     def _once(self, key: Any, make: Any) -> str:
         text = self._texts.get(key)
-        if text is None:
-            if len(self._texts) >= _KEPT:  # `serve` builds again and again: bounded
-                self._texts.clear()
-            text = self._texts[key] = make()
+        return self._keep(key, make()) if text is None else text
+
+    def _keep(self, key: Any, text: str) -> str:
+        """`text` kept under `key` (the callers look first: a look-up, not a closure)."""
+        if len(self._texts) >= _KEPT:  # `serve` builds again and again: bounded
+            self._texts.clear()
+        self._texts[key] = text
         return text
 
     def _of(self, kept: dict[int, tuple[Schedule, str]], schedule: Schedule,
@@ -85,22 +88,26 @@ class Dates:
     # ---- the pieces, each made once a value ----
     def day(self, value: date) -> str:
         """`Wed, May 22, 2019`; `Mi., 22. Mai 2019`."""
-        return self._once(("day", value), lambda: self._day(value))
+        text = self._texts.get(key := ("day", value))
+        return self._keep(key, self._day(value)) if text is None else text
 
     def short_day(self, value: date) -> str:
         """`May 22, 2019`; `22. Mai 2019`."""
-        return self._once(("short", value), lambda: self._short_day(value))
+        text = self._texts.get(key := ("short", value))
+        return self._keep(key, self._short_day(value)) if text is None else text
 
     def clock(self, value: datetime) -> str:
         """`2:50 PM`; `14:50`."""
-        return self._once(("clock", value.hour, value.minute), lambda: format_time(
-            time(value.hour, value.minute), "short", locale=self.locale))
+        text = self._texts.get(key := ("clock", value.hour, value.minute))
+        return self._keep(key, format_time(time(value.hour, value.minute), "short",
+                                           locale=self.locale)) if text is None else text
 
     def clocks(self, start: datetime, end: datetime) -> str:
         """The hours of one day: `2:50 – 3:25 PM`; `14:50–15:25 Uhr`."""
         key = ("clocks", start.hour, start.minute, end.hour, end.minute)
-        return self._once(key, lambda: self._clocks(time(start.hour, start.minute),
-                                                    time(end.hour, end.minute)))
+        text = self._texts.get(key)
+        return self._keep(key, self._clocks(time(start.hour, start.minute), time(
+            end.hour, end.minute))) if text is None else text
 
     def days(self, first: date, last: date, skeleton: str = "yMMMEd") -> str:
         """A range of days: `Thu, Mar 4 – Sat, Mar 6, 2027`; one day alone as `day`."""
@@ -115,7 +122,8 @@ class Dates:
         """The zone of `moment` as the page names it (see the module's docstring)."""
         tz = moment.tzinfo
         key = ("zone", getattr(tz, "key", None), moment.utcoffset(), moment.dst())
-        return self._once(key, lambda: self._zone(moment))
+        text = self._texts.get(key)
+        return self._keep(key, self._zone(moment)) if text is None else text
 
     def _zone(self, moment: datetime) -> str:
         if moment.utcoffset() == timezone.utc.utcoffset(None) and \
