@@ -52,6 +52,7 @@ class Config:
     embed_slides: bool = False
     paginate: int = 50
     social_cards: str = "upcoming"  # "all", "upcoming" or "none": output/social.py
+    share: bool = True  # a talk page's share row (output/share.py)
     accent_color: str = ""  # "#rrggbb"; "": the theme's own (colours.py)
     logo: SiteImage | None = None  # a file of the site, checked and measured (siteimages.py)
     favicon: SiteImage | None = None
@@ -193,6 +194,7 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "embed_slides": _bool,
     "paginate": _page_size,
     "social_cards": _social_cards,
+    "share": _bool,
     "accent_color": _accent,
     "logo": site_image_path,  # a path here; a SiteImage once load_config finds the file
     "favicon": site_image_path,

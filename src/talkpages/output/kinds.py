@@ -191,9 +191,10 @@ class ResizedImage(Kind):
 
 
 class SocialCardImage(Kind):
-    """A social card (social.py, drawn by cards.py): its key is the card's every word and
-    its background's digest, the fonts its text is drawn with (fonts.py) and how Pillow
-    lays text out; so it is kept while they are the same."""
+    """A social card (social.py, drawn by cards.py; a speaker's or a tag's by
+    groupcards.py): its key is the card's every word and its background's (or photo's)
+    digest, the fonts its text is drawn with (fonts.py) and how Pillow lays text out;
+    so it is kept while they are the same."""
 
     VERSION = "2"  # of the way cards are drawn: another draws every card again
 
@@ -203,11 +204,19 @@ class SocialCardImage(Kind):
                       fonts.book().key(card.texts))
 
     def make(self, maker: Maker, recipe: Recipe) -> Output:
-        from . import cards, images  # Pillow: only for a site with cards to draw
+        from . import cards, groupcards, images  # Pillow: only for a site with cards to draw
 
         card = _card(maker, recipe)
 
         def draw() -> bytes:
+            if isinstance(card, social.GroupCard):
+                photo = None
+                if card.photo and recipe.source is not None:
+                    photo = _from_image(
+                        recipe, card.photo, f"draw {recipe.path!r} with this photo",
+                        lambda data: images.open_image(data, Variant(
+                            groupcards.PHOTO, groupcards.PHOTO, "jpeg"), 1.0))
+                return groupcards.draw(card, fonts.book(), photo)
             background = None
             if card.background and recipe.source is not None:
                 background = _from_image(
@@ -272,10 +281,12 @@ def card_warnings(made: Iterable[tuple[Maker, list[Recipe]]]) -> list[Diagnostic
                 continue
             talk = recipe.context["talk"]
             missing = book.missing(card.texts)
+            where = talk.source if talk is not None else maker.site.root / (
+                recipe.origin if isinstance(card, social.GroupCard) else CONFIG_NAME)
             if missing:
                 packages = " ".join(dict.fromkeys(script.package for script in missing))
                 found[Diagnostic(
-                    talk.source if talk is not None else maker.site.root / CONFIG_NAME,
+                    where,
                     f"no font installed here has the {_names(missing)} characters of its "
                     f"social card: they are drawn as boxes (Debian, Ubuntu: apt-get "
                     f"install {packages})", severity="warning",
@@ -301,7 +312,10 @@ def _names(scripts: list[fonts.Script] | list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _card(maker: Maker, recipe: Recipe) -> social.Card:
+def _card(maker: Maker, recipe: Recipe) -> social.Card | social.GroupCard:
+    made: social.GroupCard | None = recipe.context.get("card")  # worked out in the plan
+    if made is not None:
+        return made
     talk = recipe.context["talk"]
     card = social.site_card(maker.site.view) if talk is None \
         else social.talk_card(maker.site.view, talk)

@@ -103,6 +103,7 @@ def list_pages(site: Site, existing: set[str],
     specs += _overview(tags, "tags/", _("Tags"), "tag")
     specs += _overview(speakers, "speakers/", _("Speakers"), "speaker")
     specs += _overview(years, "years/", _("Years"), "year")
+    view = site.view
     for kind, groups in (("tag", tags), ("speaker", speakers), ("year", years)):
         for group in groups:
             base = f"{kind}s/{quote(group.slug)}/"
@@ -112,7 +113,8 @@ def list_pages(site: Site, existing: set[str],
             specs += paginated(site, "list.html", base, f"the {kind} page of {group.name!r}",
                                 talks, {"kind": kind, "group": replace(group, talks=()),
                                         "heading": _(HEADINGS[kind]) % {"name": group.name},
-                                        "feed": quote(feed) if feed in existing else None})
+                                        "feed": quote(feed) if feed in existing else None,
+                                        "page_card": social.group_image(view, kind, group)})
     return specs
 
 

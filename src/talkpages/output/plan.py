@@ -18,6 +18,7 @@ from typing import Any
 from ..content import slots, taxonomy
 from ..content.loader import STATIC_DIR
 from ..content.model import Site, Talk
+from ..content.speakers import SPEAKERS_NAME
 from . import branding, pages, pictures, seriespages, sitefiles, social, upcoming
 from .feedlimits import ARCHIVE_PATH, in_window
 from .ical import event_zone, zone_years
@@ -63,7 +64,7 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
                        source=talk.source.parent / name)
                 for talk in talks for name in pictures.published_files(talk)]
     recipes += _resized(talks, speakers, site.root)
-    recipes += _cards(site)
+    recipes += _cards(site, tags, speakers)
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     recipes.append(_page(upcoming.page(site)))
     zone_years = zones_of(site)
@@ -181,12 +182,25 @@ def _resized(talks: list[Talk], speakers: list[taxonomy.Group], root: Path) -> l
     return recipes
 
 
-def _cards(site: Site) -> list[Recipe]:
-    """The social cards: the site's, and those of the talks that have one (social.py)."""
+def _cards(site: Site, tags: list[taxonomy.Group], speakers: list[taxonomy.Group],
+           ) -> list[Recipe]:
+    """The social cards: the site's, those of the talks that have one, and those of the
+    speakers' and tags' pages (social.py); a group's card is worked out here, whole."""
     view = site.view
     recipes = [Recipe(f"{talk.url}{social.CARD_NAME}", CARD, str(talk.source),
                       context={"talk": talk}, source=_featured_file(talk))
                for talk in site.talks if social.has_card(view, talk)]
+    for kind, groups in (("speaker", speakers), ("tag", tags)):
+        for group in groups:
+            card = social.group_card(view, kind, group)
+            if card is None:
+                continue
+            photo = group.speaker.photo if group.speaker is not None else None
+            origin = SPEAKERS_NAME if group.speaker is not None \
+                else str(group.talks[0].source) if group.talks else CONFIG_ORIGIN
+            recipes.append(Recipe(
+                social.group_path(kind, group), CARD, origin, context={"talk": None, "card": card},
+                source=site.root.joinpath(*photo.path.split("/")) if photo is not None else None))
     if social.site_card(view) is not None:
         recipes.append(Recipe(social.CARD_NAME, CARD, "talkpages.toml", context={"talk": None}))
     return recipes

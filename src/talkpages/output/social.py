@@ -2,6 +2,10 @@
 `summary_large_image`): a card of 1200 x 630 drawn for the talk (cards.py draws it:
 title, when, who, the event, over its featured image or the site's colour), or the
 site's card, for the index, the lists and the talks without a card of their own.
+A speaker's page and a tag's have a card of their own (`GroupCard`, drawn by
+groupcards.py): the speaker's photo, name and affiliation, or the tag and its number
+of talks, with the site's name. A site has far fewer speakers and tags than talks, so
+they get theirs whatever `social_cards` says, unless it is "none".
 
 `social_cards` in talkpages.toml says which talks get a card:
 - "upcoming" (the default): upcoming talks, the ones shared to bring people, and
@@ -53,6 +57,27 @@ class Card:
 
 
 @dataclass(frozen=True)
+class GroupCard:
+    """A speaker's or a tag's card: all it shows, and all its bytes depend on (with the
+    font and the photo's bytes, by their digest): its key."""
+    name: str
+    line: str  # a speaker's affiliation; a tag's number of talks ("12 talks")
+    site: str
+    colour: tuple[int, int, int] = SITE_COLOUR
+    photo: str = ""  # the digest of the speaker's photo, drawn cut round
+    language: str = ""
+
+    @property
+    def alt(self) -> str:
+        return " · ".join(part for part in (self.name, self.line, self.site) if part)
+
+    @property
+    def texts(self) -> tuple[str, str, str]:
+        """What it draws, the name first: the name's script sets the card's font."""
+        return (self.name, self.line, self.site)
+
+
+@dataclass(frozen=True)
 class SocialImage:
     href: str  # from the site root, quoted
     width: int  # 0: not known
@@ -84,6 +109,36 @@ def site_card(site: SiteView) -> Card | None:
     config = site.config
     return Card(config.title, "", config.description, config.host, colour=colour(site),
                 language=config.language)
+
+
+def group_card(site: SiteView, kind: str, group: taxonomy.Group) -> GroupCard | None:
+    """The card of a speaker's or a tag's page (`kind`), or None: another kind of list,
+    or `social_cards = "none"`. `group` with its talks: a tag's card counts them."""
+    config = site.config
+    if config.social_cards == "none" or kind not in ("speaker", "tag"):
+        return None
+    if kind == "tag":
+        count = len(group.talks)
+        line = site.messages.ngettext("%(num)d talk", "%(num)d talks", count) % {"num": count}
+        return GroupCard(group.name, line, config.title, colour(site), language=config.language)
+    entry = group.speaker
+    photo = entry.photo if entry is not None else None
+    return GroupCard(group.name, entry.affiliation if entry is not None else "", config.title,
+                     colour(site), photo.digest if photo is not None else "", config.language)
+
+
+def group_path(kind: str, group: taxonomy.Group) -> str:
+    """Where a speaker's or a tag's card is published: in its page's folder."""
+    return f"{kind}s/{group.slug}/{CARD_NAME}"
+
+
+def group_image(site: SiteView, kind: str, group: taxonomy.Group) -> SocialImage | None:
+    """What a shared link to a speaker's or a tag's page shows: its card, or None (the
+    page then shows what `image` gives a list: the site's card, or nothing)."""
+    card = group_card(site, kind, group)
+    if card is None:
+        return None
+    return SocialImage(quote(group_path(kind, group)), *SIZE, card.alt)
 
 
 def colour(site: SiteView) -> tuple[int, int, int]:

@@ -29,7 +29,8 @@ from markupsafe import Markup
 from ..content import taxonomy
 from ..content.model import Link, SiteView, Talk
 from ..content.speakers import Speaker
-from . import embeds, formatting, jsonld, lifeview, markup, pages, pictures
+from . import embeds, formatting, jsonld, lifeview, markup, pages, pictures, sitefiles
+from .share import Share, share_row
 
 DESCRIPTION_LENGTH = 200  # characters of a page's <meta name="description">
 
@@ -114,6 +115,7 @@ class TalkView:
     written_in: Markup  # ` lang="en"` for a page written in another language than the site's
     language: str  # the name of the language the talk is given in, when not the site's
     life: lifeview.Life  # the primary action through the talk's life
+    share: Share | None  # the share row (share.py); None: `share = false`
 
 
 class Views:
@@ -184,6 +186,8 @@ class Views:
             written_in=pages.written_in(talk, site.messages.language),
             language=pages.language_named(talk, site.messages.language),
             life=lifeview.life(site, talk),
+            share=share_row(talk.title, config.absolute_url(sitefiles.url_path(talk.url)))
+            if config.share else None,
         )
 
     def _person(self, author: str) -> tuple[Named, Speaker | None]:
