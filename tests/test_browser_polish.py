@@ -40,6 +40,35 @@ def fixture(fixture_out: Path) -> Iterator[str]:
         yield url
 
 
+def make_site(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    out = root / "public"
+    result = build(root, out, LoadOptions(now=NOW))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    return out
+
+
+SPEAKER = 'authors = ["Ann Lee"]\ntags = ["kubernetes"]\nlocation = "Lyon"'
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A French site with upcoming talks: its dates ("mer. 13 janv. 2027 · 18:00 …")
+    fill the date column to the separator."""
+    out = make_site(tmp_path_factory.mktemp("fr"), {
+        "talkpages.toml": 'title = "Exposés"\nbase_url = "https://example.org/"\n'
+                          'language = "fr"\ntimezone = "Europe/Berlin"\n',
+        "talks/a.md": talk("Ordonnancement", "2027-01-13T18:00:00", SPEAKER),
+        "talks/b.md": talk("Lots", "2027-02-28T14:00:00", SPEAKER),
+        "talks/c.md": talk("Ancien", "2019-02-28T14:00:00", SPEAKER),
+    })
+    with serve(out) as url:
+        yield url
+
+
 def display(page: Any, selector: str) -> list[str]:
     return page.eval_on_selector_all(
         selector, "nodes => nodes.map(n => getComputedStyle(n).display)")
@@ -81,4 +110,39 @@ def test_print_gives_the_talk_links_their_addresses(browser: Any, fixture: str) 
     page.emulate_media(media="screen")
     assert set(page.eval_on_selector_all(".speaker-links a", f"nodes => nodes.map({after})")) \
         <= {"none", "normal"}
+    context.close()
+
+
+LEADING = """cells => cells.flatMap(cell => {
+  const firsts = new Map();
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      if (/\\s/.test(node.data[i])) continue;
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect || !rect.width) continue;
+      const top = Math.round(rect.top);
+      if (!firsts.has(top)) firsts.set(top, node.data[i]);
+    }
+  }
+  return [...firsts.values()].filter(first => first === "\u00b7").map(() => cell.textContent);
+})"""
+
+
+@pytest.mark.parametrize(("site", "path"), [
+    ("fixture", ""), ("fixture", "tags/kubernetes/"), ("fixture", "speakers/grace-hopper/"),
+    ("french", ""), ("french", "tags/kubernetes/"), ("french", "speakers/ann-lee/")])
+def test_no_line_of_an_upcoming_date_starts_with_the_separator(
+        browser: Any, request: pytest.FixtureRequest, site: str, path: str) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 800})
+    page = context.new_page()
+    page.goto(request.getfixturevalue(site) + path)
+    assert page.locator(".upcoming .talk-date").count() > 0
+    for width in range(320, 1281, 40):
+        page.set_viewport_size({"width": width, "height": 800})
+        lone = page.eval_on_selector_all(".upcoming .talk-date, .next-date", LEADING)
+        assert not lone, (width, lone)
     context.close()

@@ -305,6 +305,6 @@ def test_a_recurring_talk_is_listed_at_its_next_occurrence(make_site: MakeSite) 
     index = outputs(render_site(site))["index.html"].decode()  # NOW is 21 Nov 2026
     upcoming = index.split('id="past"')[0]
     assert ('<time class="talk-date" datetime="2026-11-22T18:00+00:00" data-short="Nov 22, 2026">'
-            'Sun, Nov 22, 2026 · 6:00\u202fPM UTC</time>') in upcoming
+            'Sun, Nov 22, 2026\u00a0· 6:00\u202fPM UTC</time>') in upcoming
     assert 'data-start="2026-11-22T18:00:00Z" data-end="2026-11-22T19:00:00Z" ' \
         'data-until="2027-01-03T19:00:00Z"' in upcoming  # the series' last end
