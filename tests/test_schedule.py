@@ -81,7 +81,8 @@ def test_an_upcoming_row_reads_as_a_schedule_and_a_past_row_stays_compact(
     assert ('<li class="talk-item" data-start="2027-01-14T23:00:00Z" '
             'data-end="2027-01-15T00:30:00Z" data-year="2027">') in upcoming
     assert ('<time class="talk-date" datetime="2027-01-14T18:00-05:00" '
-            'data-short="Jan 14, 2027">Thu, Jan 14, 2027\u00a0· 6:00\u202fPM EST</time>') in upcoming
+            'data-short="Jan 14, 2027">Thu, Jan 14, 2027\u00a0· 6:00\u202fPM EST</time>'
+            ) in upcoming
     assert ('<p class="local-time" hidden data-start="2027-01-14T18:00-05:00" '
             'data-end="2027-01-14T19:30-05:00" data-brief></p>') in upcoming
     assert '<li class="talk-item">\n  <time class="talk-date" datetime="2019-05-22T14:50+02:00">' \
