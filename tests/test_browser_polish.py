@@ -146,3 +146,45 @@ def test_no_line_of_an_upcoming_date_starts_with_the_separator(
         lone = page.eval_on_selector_all(".upcoming .talk-date, .next-date", LEADING)
         assert not lone, (width, lone)
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280x800", "390x844"])
+@pytest.mark.parametrize("site", ["example", "fixture"])
+def test_the_first_talks_are_on_the_first_screen(browser: Any, request: pytest.FixtureRequest,
+                                                 site: str, viewport: dict[str, int]) -> None:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(request.getfixturevalue(site))
+    title = page.locator("#talks .talk-item .talk-title").first.bounding_box()
+    assert title["y"] + title["height"] <= viewport["height"], title
+    assert page.locator("h1").count() == 1
+    header = page.locator(".site-header").bounding_box()
+    if viewport is PHONE:  # one line: the title, the navigation, the theme's button
+        assert header["height"] < 70, header
+    else:  # the filter is one line: the search field and the lists side by side
+        words = page.locator(".filter-words").bounding_box()
+        upcoming = page.locator(".filter-check").bounding_box()
+        assert abs(words["y"] - upcoming["y"]) < 20, (words, upcoming)
+    context.close()
+
+
+def test_a_phone_keeps_the_filter_behind_a_button_and_opens_it_from_the_address(
+        browser: Any, fixture: str) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(fixture)
+    toggle = page.get_by_role("button", name="Filter", exact=True)
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert not page.locator("#filter").is_visible()
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert page.locator("#filter").is_visible()
+    page.goto(fixture + "?tag=kubernetes")
+    assert page.locator("#filter-tag").is_visible()
+    assert page.locator("#filter-tag").input_value() == "kubernetes"
+    assert page.locator("#talks .talk-item:visible").count() < page.locator(
+        "#talks .talk-item").count()
+    page.set_viewport_size(LAPTOP)
+    page.goto(fixture)
+    assert not toggle.is_visible() and page.locator("#filter").is_visible()
+    context.close()

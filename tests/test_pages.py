@@ -256,7 +256,7 @@ def test_the_local_time_line_carries_both_instants(make_site: MakeSite) -> None:
 def test_the_index_filter_is_plain_html_first(make_site: MakeSite) -> None:
     files = five_talks(make_site, "")
     index = files["index.html"].decode()
-    assert '<label for="filter">Filter talks</label>' in index
+    assert '<label class="visually-hidden" for="filter">Filter talks</label>' in index
     assert '<input id="filter" name="q" type="search"' in index
     assert '<script>(function(r){r.classList.add("js");' in index
     # Every talk is in the HTML: the list works without the script.
@@ -276,14 +276,14 @@ def test_the_filters_choices_are_in_the_index(make_site: MakeSite) -> None:
     for path in ("index.html", "page/2/index.html"):
         index = files[path].decode()
         tags = re.search(r'<select id="filter-tag" name="tag">(.*?)</select>', index, re.S)
-        assert tags is not None and '<label for="filter-tag">Tag</label>' in index
+        assert tags is not None and '<label class="visually-hidden" for="filter-tag">Tag</label>' in index
         assert re.findall(r'<option value="([^"]*)"(?: data-name="[^"]*")?>([^<]*)</option>',
                           tags[1]) == [
             ("", "Any tag"), ("apple", "apple (1)"), ("c-plus-plus", "C++ (1)"),
             ("ete", "Été (1)"), ("zebra", "zebra (3)")]
         assert '<option value="c-plus-plus" data-name="C++">' in tags[1]
         years = re.search(r'<select id="filter-year" name="year">(.*?)</select>', index, re.S)
-        assert years is not None and '<label for="filter-year">Year</label>' in index
+        assert years is not None and '<label class="visually-hidden" for="filter-year">Year</label>' in index
         assert re.findall(r'<option value="(\d*)">', years[1]) == ["", "2027", "2020", "2019"]
         assert '<input id="filter-upcoming" name="upcoming" type="checkbox" value="1">' in index
         assert '<label for="filter-upcoming">Upcoming only</label>' in index
