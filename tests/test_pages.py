@@ -276,14 +276,16 @@ def test_the_filters_choices_are_in_the_index(make_site: MakeSite) -> None:
     for path in ("index.html", "page/2/index.html"):
         index = files[path].decode()
         tags = re.search(r'<select id="filter-tag" name="tag">(.*?)</select>', index, re.S)
-        assert tags is not None and '<label class="visually-hidden" for="filter-tag">Tag</label>' in index
+        assert tags is not None
+        assert '<label class="visually-hidden" for="filter-tag">Tag</label>' in index
         assert re.findall(r'<option value="([^"]*)"(?: data-name="[^"]*")?>([^<]*)</option>',
                           tags[1]) == [
             ("", "Any tag"), ("apple", "apple (1)"), ("c-plus-plus", "C++ (1)"),
             ("ete", "Été (1)"), ("zebra", "zebra (3)")]
         assert '<option value="c-plus-plus" data-name="C++">' in tags[1]
         years = re.search(r'<select id="filter-year" name="year">(.*?)</select>', index, re.S)
-        assert years is not None and '<label class="visually-hidden" for="filter-year">Year</label>' in index
+        assert years is not None
+        assert '<label class="visually-hidden" for="filter-year">Year</label>' in index
         assert re.findall(r'<option value="(\d*)">', years[1]) == ["", "2027", "2020", "2019"]
         assert '<input id="filter-upcoming" name="upcoming" type="checkbox" value="1">' in index
         assert '<label for="filter-upcoming">Upcoming only</label>' in index
