@@ -188,3 +188,34 @@ def test_a_phone_keeps_the_filter_behind_a_button_and_opens_it_from_the_address(
     page.goto(fixture)
     assert not toggle.is_visible() and page.locator("#filter").is_visible()
     context.close()
+
+
+@pytest.mark.parametrize("path", ["tags/kubernetes/", "speakers/ann-lee/", "years/2027/"])
+def test_a_list_page_drops_its_upcoming_section_once_its_talks_are_over(
+        browser: Any, french: str, path: str) -> None:
+    """A tag's, speaker's or year's page has no empty "Upcoming" (as built, none is
+    made); the index keeps its own and says there is nothing yet."""
+    from datetime import datetime, timezone
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.clock.install(time=datetime(2027, 3, 2, tzinfo=timezone.utc))
+    page.goto(french + path)
+    assert page.locator(".talk-item").count() > 0
+    assert page.locator("section.upcoming").count() == 0
+    assert page.locator(".empty").count() == 0
+    page.goto(french)
+    assert page.locator("section.upcoming .empty").count() == 1
+    context.close()
+
+
+def test_upcoming_only_is_offered_when_a_talk_is_upcoming(browser: Any, example: str,
+                                                           fixture: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(example)  # every talk of the example site is past
+    assert page.locator("#filter-tag").is_visible()
+    assert page.locator("#filter-upcoming").count() == 0
+    page.goto(fixture)
+    assert page.locator("#filter-upcoming").is_visible()
+    context.close()

@@ -97,7 +97,7 @@ def list_pages(site: Site, existing: set[str],
                                       taxonomy.years(site))
     specs = paginated(site, "index.html", "", "the index", order, {
         "years": [Term(g.name, f"years/{g.slug}/", len(g.talks), slug=g.slug) for g in years],
-        "tags": _choices(tags), "languages": _spoken(site),
+        "tags": _choices(tags), "languages": _spoken(site), "any_upcoming": bool(site.upcoming),
         "languages_own": languages.key(site.config.language)})
     _ = site.messages.gettext
     specs += _overview(tags, "tags/", _("Tags"), "tag")

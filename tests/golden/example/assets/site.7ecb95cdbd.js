@@ -171,7 +171,9 @@
       }
       markLive(row, now);
     });
-    if (!upcoming.children.length) {
+    if (!upcoming.children.length && box.dataset.empty === "hide") {
+      upcoming.closest("section").remove();  /* a tag's, speaker's or year's page */
+    } else if (!upcoming.children.length) {
       var empty = document.createElement("p");
       empty.className = "empty";
       empty.textContent = _("No upcoming talks yet.");
