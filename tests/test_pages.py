@@ -83,7 +83,7 @@ def test_tag_speaker_and_year_pages(make_site: MakeSite) -> None:
     assert "<h1>Talks tagged “K8s”</h1>" in tag and "5 talks" in tag
     assert 'href="../../tags/k8s/calendar.ics"' in tag  # the feed of the tag, made by ical
     overview = files["tags/index.html"].decode()
-    assert '<a href="../tags/k8s/">K8s</a> <span class="term-count">(5)</span>' in overview
+    assert '<a href="../tags/k8s/">K8s</a> <span class="term-count">(5 talks)</span>' in overview
     years = files["years/index.html"].decode()
     assert years.index("years/2028/") < years.index("years/2019/")
 

@@ -82,7 +82,6 @@
   var phrases = null;  /* CLDR's relative phrases in the page's language, made on first need */
 
   function relative(start, end, now) {  /* "in 8 days", "tomorrow", in the visitor's own days */
-    if (now >= start && now < end) return _("happening now");
     phrases = phrases || new Intl.RelativeTimeFormat(LANG, { numeric: "auto" });
     var minutes = Math.max(1, Math.round((start - now) / MINUTE));
     if (minutes < 60) return phrases.format(minutes, "minute");
@@ -203,9 +202,12 @@
       card.dataset.end = row.dataset.end;
     }
     var soon = card.querySelector(".relative"), end = instant(card.dataset.end);
+    var start = instant(card.dataset.start), label = card.querySelector(".next-label");
+    var on = now >= start && now < end;  /* the heading says so, not "Next talk" */
+    if (label) label.textContent = on ? _("Happening now") : _("Next talk");
     /* a series listed at a date now gone says nothing of its next one until rebuilt */
-    soon.hidden = now >= end;
-    soon.textContent = soon.hidden ? "" : relative(instant(card.dataset.start), end, now);
+    soon.hidden = on || now >= end;
+    soon.textContent = soon.hidden ? "" : relative(start, end, now);
   }
 
   /* ---- A talk page's primary action follows the talk's life (output/lifeview.py
