@@ -324,8 +324,8 @@
   }
 
   /* ---- The theme: light or dark, as the system says until the visitor chooses. ----
-     Two states, not three: the button says whether the dark theme is on, which is all a
-     visitor sees. A choice equal to the system's is forgotten, so clicking back returns
+     Two states, not three: the button says which theme is on (the stylesheet shows its
+     label for each), which is all a visitor sees. A choice equal to the system's is forgotten, so clicking back returns
      the page to following the system (a "light / dark / automatic" control would ask
      people to understand a state that looks like one of the others). base.html's boot
      script applies a kept choice before the first paint. */
@@ -338,7 +338,6 @@
       var chosen = root.getAttribute("data-theme");
       return chosen ? chosen === "dark" : system.matches;
     }
-    function show() { button.setAttribute("aria-pressed", dark() ? "true" : "false"); }
     button.addEventListener("click", function () {
       var wanted = dark() ? "light" : "dark";
       var followsSystem = (wanted === "dark") === system.matches;
@@ -348,10 +347,7 @@
       } catch (e) { /* storage refused: the choice holds for this page only */ }
       if (followsSystem) root.removeAttribute("data-theme");
       else root.setAttribute("data-theme", wanted);
-      show();
     });
-    if (system.addEventListener) system.addEventListener("change", show);
-    show();
   }
 
   document.querySelectorAll("button.theme-toggle").forEach(setUpThemeToggle);

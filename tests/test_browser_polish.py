@@ -163,8 +163,8 @@ def test_the_first_talks_are_on_the_first_screen(browser: Any, request: pytest.F
         assert header["height"] < 70, header
     else:  # the filter is one line: the search field and the lists side by side
         words = page.locator(".filter-words").bounding_box()
-        upcoming = page.locator(".filter-check").bounding_box()
-        assert abs(words["y"] - upcoming["y"]) < 20, (words, upcoming)
+        last = page.locator(".filter-choices > p").last.bounding_box()
+        assert abs(words["y"] - last["y"]) < 20, (words, last)
     context.close()
 
 
@@ -218,4 +218,108 @@ def test_upcoming_only_is_offered_when_a_talk_is_upcoming(browser: Any, example:
     assert page.locator("#filter-upcoming").count() == 0
     page.goto(fixture)
     assert page.locator("#filter-upcoming").is_visible()
+    context.close()
+
+
+LAYOUT_SHIFT = """() => new Promise(resolve => {
+  let total = 0;
+  new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) total += entry.value;
+  }).observe({type: "layout-shift", buffered: true});
+  setTimeout(() => resolve(total), 500);
+})"""
+
+
+@pytest.fixture(scope="module")
+def japanese(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    out = make_site(tmp_path_factory.mktemp("ja"), {
+        "talkpages.toml": 'title = "講演"\nbase_url = "https://example.org/"\n'
+                          'language = "ja"\ntimezone = "Asia/Tokyo"\n',
+        "talks/kubernetes.md": talk("Kubernetes のバッチ処理", "2027-01-13T18:00:00",
+                                    'authors = ["山田 太郎"]\nlocation = "東京"',
+                                    body="本文。\n\n" * 20),
+    })
+    with serve(out) as url:
+        yield url
+
+
+@pytest.mark.parametrize(("site", "path"), [
+    ("example", "kubecon-eu-2019-kubernetes-batch-scheduling/"), ("japanese", "kubernetes/")])
+def test_the_visitors_time_moves_nothing(browser: Any, request: pytest.FixtureRequest,
+                                         site: str, path: str) -> None:
+    context = browser.new_context(timezone_id="America/New_York", viewport=LAPTOP)
+    page = context.new_page()
+    page.goto(request.getfixturevalue(site) + path)
+    assert page.locator(".facts .local-time").inner_text().strip()
+    shift = page.evaluate(LAYOUT_SHIFT)
+    assert shift < 0.01, shift
+    context.close()
+
+
+def test_the_current_section_and_tag_are_marked(browser: Any, fixture: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(fixture + "tags/kubernetes/")
+    nav = page.locator(".site-header nav")
+    assert nav.locator("[aria-current=page]").all_inner_texts() == ["Tags"]
+    weight = "n => getComputedStyle(n).fontWeight"
+    assert nav.get_by_role("link", name="Tags").evaluate(weight) == "700"
+    assert nav.get_by_role("link", name="Speakers").evaluate(weight) == "400"
+    pills = page.locator("#main a.tag")
+    current = page.locator("#main a.tag[aria-current=page]")
+    assert current.count() >= 2 and set(current.all_inner_texts()) == {"Kubernetes"}
+    background = "n => getComputedStyle(n).backgroundColor"
+    other = pills.filter(has_not_text="Kubernetes").first
+    assert current.first.evaluate(background) != other.evaluate(background)
+    page.goto(fixture + "speakers/")
+    assert nav.locator("[aria-current=page]").all_inner_texts() == ["Speakers"]
+    page.goto(fixture)
+    assert nav.locator("[aria-current]").count() == 0
+    assert page.locator("a.tag[aria-current]").count() == 0
+    context.close()
+
+
+@pytest.mark.parametrize(("scheme", "label"), [("light", "Theme: light"), ("dark", "Theme: dark")])
+def test_the_theme_button_says_which_theme_is_on(browser: Any, fixture: str, scheme: str,
+                                                 label: str) -> None:
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(fixture)
+    toggle = page.locator("button.theme-toggle")
+    assert toggle.inner_text() == label
+    toggle.click()
+    assert toggle.inner_text() == ("Theme: dark" if scheme == "light" else "Theme: light")
+    context.close()
+
+
+def test_a_speaker_without_a_photo_has_initials(browser: Any, fixture: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(fixture + "speakers/grace-hopper/")
+    initials = page.locator(".speaker-head .initials")
+    assert initials.is_visible() and initials.inner_text() == "GH"
+    assert initials.bounding_box()["width"] > 100
+    context.close()
+
+
+def test_a_recording_without_a_picture_shows_its_card_or_a_play_button(
+        browser: Any, example: str, tmp_path: Path) -> None:
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.goto(example + "kubecon-eu-2019-kubernetes-batch-scheduling/")  # no card, no image
+    figure = page.locator("figure.recording")
+    assert figure.get_attribute("class") == "recording recording--compact"
+    assert page.locator(".poster").bounding_box()["height"] < 80
+    assert page.locator(".poster-title").count() == 0
+    with serve(make_site(tmp_path, {
+        "talkpages.toml": 'title = "Cards"\nbase_url = "https://example.org/"\n'
+                          'social_cards = "all"\n',
+        "talks/old.md": talk("Recorded", "2019-05-22T14:50:00",
+                             'url_video = "https://example.org/video"'),
+    })) as url:
+        page.goto(url + "old/")
+        card = page.locator(".poster img")
+        assert card.get_attribute("src") == "card.jpg"
+        assert card.evaluate("img => img.complete && img.naturalWidth") == 1200
+        assert page.locator("figure.recording").get_attribute("class") == "recording"
     context.close()

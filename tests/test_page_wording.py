@@ -42,3 +42,36 @@ def test_the_wording_is_translated(make_site) -> None:  # type: ignore[no-untype
     assert "Weitere Vorträge von Ann Lee:" in pages["a/index.html"]
     assert '<span class="term-count">2 Vorträge</span>' in pages["speakers/index.html"]
     assert ">Daten (JSON)</a>" in pages["index.html"]
+
+
+def test_the_header_marks_the_section_the_page_is_in(fixture_out: Path) -> None:
+    def current(path: str) -> list[str]:
+        page = (fixture_out / path).read_text(encoding="utf-8")
+        header = page[page.index('<header class="site-header">'):page.index("</header>")]
+        return re.findall(r'<a href="[^"]*" aria-current="page">([^<]*)</a>', header)
+
+    assert current("tags/index.html") == ["Tags"]
+    assert current("tags/kubernetes/index.html") == ["Tags"]
+    assert current("speakers/ada-lovelace/index.html") == ["Speakers"]
+    assert current("years/2019/index.html") == ["Years"]
+    assert current("index.html") == current("madrid/index.html") == []
+
+
+def test_a_tag_page_marks_its_pill_in_every_row(fixture_out: Path) -> None:
+    page = (fixture_out / "tags" / "kubernetes" / "index.html").read_text(encoding="utf-8")
+    rows = page.count('<li class="talk-item')
+    assert rows and page.count(
+        '<a class="tag" href="../../tags/kubernetes/" aria-current="page">') == rows
+    index = (fixture_out / "index.html").read_text(encoding="utf-8")
+    assert "aria-current" not in index.replace('<span aria-current="page">', "")
+
+
+def test_a_recording_poster_uses_the_social_card(make_site) -> None:  # type: ignore[no-untyped-def]
+    video = 'url_video = "https://youtu.be/rpN9IsihEKI"'
+    for cards, expected in (("all", '<img src="card.jpg" width="1200" height="630" alt="">'),
+                            ("none", '<figure class="recording recording--compact">')):
+        site = make_site({"talkpages.toml": f'social_cards = "{cards}"\n',
+                          "talks/v.md": talk("V", extra=video)})
+        page = outputs(render_site(site))["v/index.html"].decode()
+        assert expected in page, cards
+        assert "poster-title" not in page

@@ -199,12 +199,13 @@ def test_a_recording_leads_a_past_talk_as_a_poster_linking_to_it(make_site: Make
     video = 'url_video = "https://youtu.be/rpN9IsihEKI"'
     off = outputs(render_site(make_site({"talks/v.md": talk("V", extra=video)})))
     page = off["v/index.html"].decode()
-    poster = re.search(r'<figure class="recording">.*?</figure>', page, re.S)
+    # no picture, no social card: the play button alone (recording--compact)
+    poster = re.search(r'<figure class="recording recording--compact">.*?</figure>', page, re.S)
     assert poster, "no poster"
     assert '<a class="poster" href="https://youtu.be/rpN9IsihEKI" data-play>' in poster.group(0)
     assert "Watch the recording" in poster.group(0) and "opens on youtu.be" in poster.group(0)
     assert "data-src" not in page  # no player unless the site embeds videos
-    assert page.index('class="recording"') < page.index('<div class="body">')  # near the top
+    assert page.index('class="recording') < page.index('<div class="body">')  # near the top
 
 
 def test_an_upcoming_talk_has_no_poster_for_its_video_link(make_site: MakeSite) -> None:
@@ -229,7 +230,8 @@ def test_opt_in_video_embeds_load_nothing_before_a_click(make_site: MakeSite, ur
     if src is None:  # not a player we know: the poster is a link to the video
         assert "data-src" not in page and "Watch the recording" in page
         return
-    assert f'<figure class="recording" data-src="{src}" data-title="Video: V">' in page
+    assert (f'<figure class="recording recording--compact" data-src="{src}" '
+            'data-title="Video: V">') in page
     assert "<iframe" not in page and "youtube.com/embed" not in page
     assert "Play the recording</span>" in page and "loads " in page
 
