@@ -8,7 +8,9 @@
      the same talks; values the page does not offer are ignored;
    - on an index of several pages, the filter searches every talk (search.json, fetched
      once) and lists the matches as the index does: upcoming (soonest first) and past
-     (newest first), by the reader's clock.
+     (newest first), by the reader's clock;
+   - on a phone the form waits behind its "Filter" button, opened by it, or at once when
+     the address asks for something.
    Text from the address or from search.json goes into the page as text, never as
    markup: nodes are made one by one, and their text set with textContent. */
 (function () {
@@ -109,6 +111,7 @@
     var upcoming = form.querySelector("input[name=upcoming]");
     var status = form.querySelector("[role=status]");
     var clear = form.querySelector(".filter-clear");
+    var toggle = form.querySelector(".filter-toggle");  /* a phone's "Filter" */
     var list = document.getElementById("talks");
     var pages = document.querySelector("nav.pages");
     var root = form.dataset.root || "";
@@ -292,7 +295,17 @@
       showPage(a);
     }
 
+    function open(shown) {
+      form.classList.toggle("filter--open", shown);
+      if (toggle) toggle.setAttribute("aria-expanded", shown ? "true" : "false");
+    }
+
     form.addEventListener("submit", function (event) { event.preventDefault(); });
+    if (toggle) toggle.addEventListener("click", function () {
+      var shown = !form.classList.contains("filter--open");
+      open(shown);
+      if (shown) input.focus();
+    });
     input.addEventListener("input", function () { update(); });
     [tag, year, language, upcoming].forEach(function (control) {
       if (control) control.addEventListener("change", function () { update(); });
@@ -313,7 +326,10 @@
       if (a.active && !list.hidden) say(filterPage(a), a);
     }).observe(list, { childList: true, subtree: true });
     readAddress();
-    if (ask().active) update(true);
+    if (ask().active) {  /* an address that asks for something shows what it asks */
+      open(true);
+      update(true);
+    }
   }
 
   document.querySelectorAll("form.filter").forEach(setUpFilter);

@@ -184,3 +184,11 @@ def test_a_range_of_days_reads_as_babel_writes_it(locale: str) -> None:
                             (date(2027, 12, 30), date(2028, 1, 2))):
             assert ranges(first, last) == format_interval(first, last, skeleton,
                                                           locale=cldr), (skeleton, first)
+
+
+def test_a_schedule_on_a_page_keeps_its_separator_with_the_day() -> None:
+    """A narrow date column breaks after " · ", never before it (a lone "·" at a line's
+    start); the tests in the browser measure it, this pins the text."""
+    assert formatting.glued("Thu, Jan 14, 2027 \u00b7 6:00 PM EST") == \
+        "Thu, Jan 14, 2027\u00a0\u00b7 6:00 PM EST"
+    assert formatting.glued("Jan 14 \u2013 16, 2027") == "Jan 14 \u2013 16, 2027"

@@ -83,7 +83,7 @@ def test_tag_speaker_and_year_pages(make_site: MakeSite) -> None:
     assert "<h1>Talks tagged “K8s”</h1>" in tag and "5 talks" in tag
     assert 'href="../../tags/k8s/calendar.ics"' in tag  # the feed of the tag, made by ical
     overview = files["tags/index.html"].decode()
-    assert '<a href="../tags/k8s/">K8s</a> <span class="term-count">(5)</span>' in overview
+    assert '<a href="../tags/k8s/">K8s</a> <span class="term-count">(5 talks)</span>' in overview
     years = files["years/index.html"].decode()
     assert years.index("years/2028/") < years.index("years/2019/")
 
@@ -199,12 +199,13 @@ def test_a_recording_leads_a_past_talk_as_a_poster_linking_to_it(make_site: Make
     video = 'url_video = "https://youtu.be/rpN9IsihEKI"'
     off = outputs(render_site(make_site({"talks/v.md": talk("V", extra=video)})))
     page = off["v/index.html"].decode()
-    poster = re.search(r'<figure class="recording">.*?</figure>', page, re.S)
+    # no picture, no social card: the play button alone (recording--compact)
+    poster = re.search(r'<figure class="recording recording--compact">.*?</figure>', page, re.S)
     assert poster, "no poster"
     assert '<a class="poster" href="https://youtu.be/rpN9IsihEKI" data-play>' in poster.group(0)
     assert "Watch the recording" in poster.group(0) and "opens on youtu.be" in poster.group(0)
     assert "data-src" not in page  # no player unless the site embeds videos
-    assert page.index('class="recording"') < page.index('<div class="body">')  # near the top
+    assert page.index('class="recording') < page.index('<div class="body">')  # near the top
 
 
 def test_an_upcoming_talk_has_no_poster_for_its_video_link(make_site: MakeSite) -> None:
@@ -229,7 +230,8 @@ def test_opt_in_video_embeds_load_nothing_before_a_click(make_site: MakeSite, ur
     if src is None:  # not a player we know: the poster is a link to the video
         assert "data-src" not in page and "Watch the recording" in page
         return
-    assert f'<figure class="recording" data-src="{src}" data-title="Video: V">' in page
+    assert (f'<figure class="recording recording--compact" data-src="{src}" '
+            'data-title="Video: V">') in page
     assert "<iframe" not in page and "youtube.com/embed" not in page
     assert "Play the recording</span>" in page and "loads " in page
 
@@ -256,7 +258,7 @@ def test_the_local_time_line_carries_both_instants(make_site: MakeSite) -> None:
 def test_the_index_filter_is_plain_html_first(make_site: MakeSite) -> None:
     files = five_talks(make_site, "")
     index = files["index.html"].decode()
-    assert '<label for="filter">Filter talks</label>' in index
+    assert '<label class="visually-hidden" for="filter">Filter talks</label>' in index
     assert '<input id="filter" name="q" type="search"' in index
     assert '<script>(function(r){r.classList.add("js");' in index
     # Every talk is in the HTML: the list works without the script.
@@ -276,14 +278,16 @@ def test_the_filters_choices_are_in_the_index(make_site: MakeSite) -> None:
     for path in ("index.html", "page/2/index.html"):
         index = files[path].decode()
         tags = re.search(r'<select id="filter-tag" name="tag">(.*?)</select>', index, re.S)
-        assert tags is not None and '<label for="filter-tag">Tag</label>' in index
+        assert tags is not None
+        assert '<label class="visually-hidden" for="filter-tag">Tag</label>' in index
         assert re.findall(r'<option value="([^"]*)"(?: data-name="[^"]*")?>([^<]*)</option>',
                           tags[1]) == [
             ("", "Any tag"), ("apple", "apple (1)"), ("c-plus-plus", "C++ (1)"),
             ("ete", "Été (1)"), ("zebra", "zebra (3)")]
         assert '<option value="c-plus-plus" data-name="C++">' in tags[1]
         years = re.search(r'<select id="filter-year" name="year">(.*?)</select>', index, re.S)
-        assert years is not None and '<label for="filter-year">Year</label>' in index
+        assert years is not None
+        assert '<label class="visually-hidden" for="filter-year">Year</label>' in index
         assert re.findall(r'<option value="(\d*)">', years[1]) == ["", "2027", "2020", "2019"]
         assert '<input id="filter-upcoming" name="upcoming" type="checkbox" value="1">' in index
         assert '<label for="filter-upcoming">Upcoming only</label>' in index
@@ -305,6 +309,6 @@ def test_a_recurring_talk_is_listed_at_its_next_occurrence(make_site: MakeSite) 
     index = outputs(render_site(site))["index.html"].decode()  # NOW is 21 Nov 2026
     upcoming = index.split('id="past"')[0]
     assert ('<time class="talk-date" datetime="2026-11-22T18:00+00:00" data-short="Nov 22, 2026">'
-            'Sun, Nov 22, 2026 · 6:00\u202fPM UTC</time>') in upcoming
+            'Sun, Nov 22, 2026\u00a0· 6:00\u202fPM UTC</time>') in upcoming
     assert 'data-start="2026-11-22T18:00:00Z" data-end="2026-11-22T19:00:00Z" ' \
         'data-until="2027-01-03T19:00:00Z"' in upcoming  # the series' last end

@@ -139,7 +139,7 @@ def test_a_talk_page_introduces_its_speakers(make_site: MakeSite) -> None:
     assert 'srcset="../speakers/ada-lovelace/photo-128.webp 128w, ' in cards
     # upcoming first, then the latest past ones: three in all
     ada = cards[:cards.index("Bob Ross")]
-    shown = re.findall(r'<a href="\.\./([^/]+)/">', ada[ada.index("Also speaking"):])
+    shown = re.findall(r'<a href="\.\./([^/]+)/">', ada[ada.index("Other talks by"):])
     assert shown == ["soon", "past-3", "past-2"]
     bob = cards[cards.index("Bob Ross") - 200:]
     assert re.search(r'<span class="face initials hue-\d" aria-hidden="true">BR</span>', bob)

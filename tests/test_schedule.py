@@ -81,7 +81,8 @@ def test_an_upcoming_row_reads_as_a_schedule_and_a_past_row_stays_compact(
     assert ('<li class="talk-item" data-start="2027-01-14T23:00:00Z" '
             'data-end="2027-01-15T00:30:00Z" data-year="2027">') in upcoming
     assert ('<time class="talk-date" datetime="2027-01-14T18:00-05:00" '
-            'data-short="Jan 14, 2027">Thu, Jan 14, 2027 · 6:00\u202fPM EST</time>') in upcoming
+            'data-short="Jan 14, 2027">Thu, Jan 14, 2027\u00a0· 6:00\u202fPM EST</time>'
+            ) in upcoming
     assert ('<p class="local-time" hidden data-start="2027-01-14T18:00-05:00" '
             'data-end="2027-01-14T19:30-05:00" data-brief></p>') in upcoming
     assert '<li class="talk-item">\n  <time class="talk-date" datetime="2019-05-22T14:50+02:00">' \
@@ -110,9 +111,10 @@ def test_the_next_talk_card_leads_the_index_and_skips_cancelled_talks(
     assert index.index('class="next-talk"') < index.index('class="subscribe"') \
         < index.index('id="upcoming"')
     assert 'data-start="2027-01-02T10:00:00Z" data-end="2027-01-02T11:00:00Z"' in card
-    assert '<h2 id="next-talk">Next talk <span class="relative" hidden></span></h2>' in card
+    assert ('<h2 id="next-talk"><span class="next-label">Next talk</span> '
+            '<span class="relative" hidden></span></h2>') in card
     assert '<a class="next-title" href="./next/">Next one</a>' in card
-    assert "Sat, Jan 2, 2027 · 10:00\u202fAM UTC" in card and "<span>Online</span>" in card
+    assert "Sat, Jan 2, 2027\u00a0· 10:00\u202fAM UTC" in card and "<span>Online</span>" in card
     assert "Gone" not in card
     # how soon is written in the browser only: a built page is read for weeks
     assert not re.search(r"\bin \d+ days|tomorrow|happening now", index, re.I)

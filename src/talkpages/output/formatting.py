@@ -362,3 +362,10 @@ def machine(value: date) -> str:
 
 def _as_date(value: date) -> date:
     return value.date() if isinstance(value, datetime) else value
+
+
+def glued(text: str) -> str:
+    """A schedule's text for a page: the space before each " · " made a no-break space,
+    so that a narrow column breaks after the separator, never leaves it to start a line
+    of its own. Cards and feeds keep the plain text: they do not wrap it."""
+    return text.replace(" \u00b7 ", "\u00a0\u00b7 ")

@@ -97,7 +97,7 @@ def list_pages(site: Site, existing: set[str],
                                       taxonomy.years(site))
     specs = paginated(site, "index.html", "", "the index", order, {
         "years": [Term(g.name, f"years/{g.slug}/", len(g.talks), slug=g.slug) for g in years],
-        "tags": _choices(tags), "languages": _spoken(site),
+        "tags": _choices(tags), "languages": _spoken(site), "any_upcoming": bool(site.upcoming),
         "languages_own": languages.key(site.config.language)})
     _ = site.messages.gettext
     specs += _overview(tags, "tags/", _("Tags"), "tag")
@@ -113,6 +113,7 @@ def list_pages(site: Site, existing: set[str],
             specs += paginated(site, "list.html", base, f"the {kind} page of {group.name!r}",
                                 talks, {"kind": kind, "group": replace(group, talks=()),
                                         "heading": _(HEADINGS[kind]) % {"name": group.name},
+                                        "current": base if kind == "tag" else "",
                                         "feed": quote(feed) if feed in existing else None,
                                         "page_card": social.group_image(view, kind, group)})
     return specs
@@ -207,11 +208,17 @@ def filters(site: SiteView, theme: Theme, fragments: Mapping[str, bytes],
     come from `fragments`, made with the talks' pages, when they are there."""
     config = site.config
 
-    def item_html(talk: Talk, root: str) -> Markup:
+    def item_html(talk: Talk, root: str, current: str = "") -> Markup:
+        """A talk's row, made once and shared by every list; on a tag's page (`current`,
+        its path) that tag's pill is marked as the page the visitor is on."""
         data = fragments.get(fragment_key("item", talk))
         if data is None:
             data = item(theme, talk)
-        return Markup(data.decode().replace(ROOT_MARK, root))
+        html = data.decode().replace(ROOT_MARK, root)
+        if current:
+            pill = f'<a class="tag" href="{root}{current}"'
+            html = html.replace(pill, pill + ' aria-current="page"')
+        return Markup(html)
 
     paths: dict[str, str] = {}
     names: dict[str, str] = {}

@@ -235,7 +235,7 @@ def _filters(site: SiteView) -> dict[str, Callable[..., Any]]:
         "short_when": dates.short_when,
         "zone_note": dates.zone_note,
         "machine": formatting.machine,
-        "schedule_when": dates.schedule_when,
+        "schedule_when": lambda schedule: formatting.glued(dates.schedule_when(schedule)),
         "instant": formatting.instant,
         "absolute": lambda path: site.config.absolute_url(sitefiles.url_path(path)),
         "href": pages.href,

@@ -29,7 +29,7 @@ from markupsafe import Markup
 from ..content import taxonomy
 from ..content.model import Link, SiteView, Talk
 from ..content.speakers import Speaker
-from . import embeds, formatting, jsonld, lifeview, markup, pages, pictures, sitefiles
+from . import embeds, formatting, jsonld, lifeview, markup, pages, pictures, sitefiles, social
 from .share import Share, share_row
 
 DESCRIPTION_LENGTH = 200  # characters of a page's <meta name="description">
@@ -104,6 +104,7 @@ class TalkView:
     recording: Link | None
     recording_href: str
     recording_host: str
+    poster_card: str  # the talk's social card, from its page, for a recording without a picture
     video: embeds.Embed | None
     caption: Markup  # the featured image's caption, one paragraph without its <p>
     abstract: Markup  # the abstract's HTML, else the summary's
@@ -172,6 +173,8 @@ class Views:
             recording=recording,
             recording_href=pages.href(recording.url) if recording is not None else "",
             recording_host=pages.host(recording.url) if recording is not None else "",
+            poster_card=social.CARD_NAME if recording is not None and social.has_card(site, talk)
+            else "",
             video=video,
             caption=_html(image.caption, inline=True, unsafe=config.unsafe_html)
             if image is not None and image.caption else Markup(),

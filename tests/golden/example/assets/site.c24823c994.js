@@ -83,7 +83,6 @@
   var phrases = null;  /* CLDR's relative phrases in the page's language, made on first need */
 
   function relative(start, end, now) {  /* "in 8 days", "tomorrow", in the visitor's own days */
-    if (now >= start && now < end) return _("happening now");
     phrases = phrases || new Intl.RelativeTimeFormat(LANG, { numeric: "auto" });
     var minutes = Math.max(1, Math.round((start - now) / MINUTE));
     if (minutes < 60) return phrases.format(minutes, "minute");
@@ -172,7 +171,9 @@
       }
       markLive(row, now);
     });
-    if (!upcoming.children.length) {
+    if (!upcoming.children.length && box.dataset.empty === "hide") {
+      upcoming.closest("section").remove();  /* a tag's, speaker's or year's page */
+    } else if (!upcoming.children.length) {
       var empty = document.createElement("p");
       empty.className = "empty";
       empty.textContent = _("No upcoming talks yet.");
@@ -202,9 +203,12 @@
       card.dataset.end = row.dataset.end;
     }
     var soon = card.querySelector(".relative"), end = instant(card.dataset.end);
+    var start = instant(card.dataset.start), label = card.querySelector(".next-label");
+    var on = now >= start && now < end;  /* the heading says so, not "Next talk" */
+    if (label) label.textContent = on ? _("Happening now") : _("Next talk");
     /* a series listed at a date now gone says nothing of its next one until rebuilt */
-    soon.hidden = now >= end;
-    soon.textContent = soon.hidden ? "" : relative(instant(card.dataset.start), end, now);
+    soon.hidden = on || now >= end;
+    soon.textContent = soon.hidden ? "" : relative(start, end, now);
   }
 
   /* ---- A talk page's primary action follows the talk's life (output/lifeview.py
@@ -321,8 +325,8 @@
   }
 
   /* ---- The theme: light or dark, as the system says until the visitor chooses. ----
-     Two states, not three: the button says whether the dark theme is on, which is all a
-     visitor sees. A choice equal to the system's is forgotten, so clicking back returns
+     Two states, not three: the button says which theme is on (the stylesheet shows its
+     label for each), which is all a visitor sees. A choice equal to the system's is forgotten, so clicking back returns
      the page to following the system (a "light / dark / automatic" control would ask
      people to understand a state that looks like one of the others). base.html's boot
      script applies a kept choice before the first paint. */
@@ -335,7 +339,6 @@
       var chosen = root.getAttribute("data-theme");
       return chosen ? chosen === "dark" : system.matches;
     }
-    function show() { button.setAttribute("aria-pressed", dark() ? "true" : "false"); }
     button.addEventListener("click", function () {
       var wanted = dark() ? "light" : "dark";
       var followsSystem = (wanted === "dark") === system.matches;
@@ -345,10 +348,7 @@
       } catch (e) { /* storage refused: the choice holds for this page only */ }
       if (followsSystem) root.removeAttribute("data-theme");
       else root.setAttribute("data-theme", wanted);
-      show();
     });
-    if (system.addEventListener) system.addEventListener("change", show);
-    show();
   }
 
   /* ---- Share (talk.html, output/share.py): the page's canonical address copied, the
