@@ -182,8 +182,10 @@ def test_a_phone_keeps_the_filter_behind_a_button_and_opens_it_from_the_address(
     page.goto(fixture + "?tag=kubernetes")
     assert page.locator("#filter-tag").is_visible()
     assert page.locator("#filter-tag").input_value() == "kubernetes"
-    assert page.locator("#talks .talk-item:visible").count() < page.locator(
-        "#talks .talk-item").count()
+    from playwright.sync_api import expect  # (waits: filter.js runs after the load)
+
+    expect(page.locator("#talks .talk-item:visible")).not_to_have_count(
+        page.locator("#talks .talk-item").count())
     page.set_viewport_size(LAPTOP)
     page.goto(fixture)
     assert not toggle.is_visible() and page.locator("#filter").is_visible()
