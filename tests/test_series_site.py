@@ -198,3 +198,18 @@ def test_the_series_feed_keeps_the_window_of_the_subscribed_feeds(make_site: Mak
     assert "SUMMARY:Late" in feed and "SUMMARY:Trees" in feed  # within the month
     assert "SUMMARY:Graphs" not in feed  # 5 March: before the window
     assert "SUMMARY:Graphs" in outputs(result)["archive.ics"].decode()
+
+
+def test_check_takes_a_series_room_as_in_the_zone_of_its_slot(make_site: MakeSite,
+                                                              run_cli) -> None:
+    """Regression: a talk of a series was told that its `location` (the series' room)
+    had no `timezone` on a site with talks in several zones, and that it had no link to
+    its event (the series' page is)."""
+    site = make_site({"talkpages.toml": CONFIG, **TALKS, "talks/madrid.md": talk(
+        "In Madrid", "2027-03-10T10:00:00", 'location = "Madrid"\ntimezone = "Europe/Madrid"')})
+    code, _, err = run_cli("check", "-s", str(site), "--now", "2027-02-01T12:00:00Z")
+    zones = [line for line in err.splitlines() if "without `timezone`" in line]
+    assert len(zones) == 1 and "late.md" in zones[0], err  # its own room, no zone
+    events = " ".join(line for line in err.splitlines() if "no link to its event" in line)
+    assert "madrid.md" in events and "other.md" in events, err
+    assert not any(name in events for name in ("graphs.md", "trees.md", "late.md")), err

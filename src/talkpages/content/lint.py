@@ -198,7 +198,7 @@ def _body_media(body: str) -> bool:
 
 def missing_media(talk: Talk, fm: FrontMatter, site: Site) -> list[Diagnostic]:
     if talk.is_upcoming(site.now):
-        if talk.event_url:
+        if talk.event_url or talk.series:  # a series' page is its event's
             return []
         key = "event" if talk.event else None
         return [_warning(talk, fm, key, "upcoming talk with no link to its event",
@@ -229,8 +229,9 @@ def site_zones(site: Site, matters: dict[Talk, FrontMatter | None]) -> set[str]:
 
 def missing_timezone(talk: Talk, fm: FrontMatter, site: Site,
                      zones: set[str]) -> list[Diagnostic]:
-    if len(zones) < 2 or not talk.location or _own_zone(fm):
-        return []
+    if len(zones) < 2 or not talk.location or _own_zone(fm) or \
+            (talk.series and not any(key.lower() == "location" for key in fm.data)):
+        return []  # the room of its series, whose slot is in a zone of its own
     listed = ", ".join(sorted(zones)[:4]) + (", …" if len(zones) > 4 else "")
     if talk.schedule.zone is None:
         how = "its times carry a UTC offset and are shown with it, not the venue's zone"
