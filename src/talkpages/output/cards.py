@@ -74,16 +74,8 @@ def draw(card: Card, book: FontBook | None = None, background: Image.Image | Non
                           (210, 220, 235)) + 28
     title = Voice.of(book, card.title, faces["title"], SMALL, card.language).clean(
         _cut(card.title, TITLE_LINES * LINE_CHARS))
-    for size in TITLE_SIZES:
-        voice = Voice.of(book, title, faces["title"], size, card.language)
-        lines = _wrap(title, voice, width)
-        if len(lines) <= TITLE_LINES:
-            break
-    if len(lines) > TITLE_LINES:
-        rest = title
-        for line in lines[:TITLE_LINES - 1]:
-            rest = rest[len(line):].lstrip()
-        lines = lines[:TITLE_LINES - 1] + [_fit(rest, voice, width)]
+    lines, voice, size = headline(book, title, faces["title"], card.language, width,
+                                  TITLE_LINES)
     for text in lines:
         y = lines_of.line(y, text, voice, (255, 255, 255)) + size // 5
     bottom = SIZE[1] - MARGIN
@@ -303,6 +295,22 @@ def _tokens(text: str) -> list[str]:
         else:
             tokens[-1] += character
     return tokens
+
+
+def headline(book: FontBook, text: str, face: Face, language: str, width: int,
+             most: int) -> tuple[list[str], Voice, int]:
+    """`text` in at most `most` lines of `width`, at the largest of TITLE_SIZES that
+    holds it, else at the smallest with its last line cut to fit: the lines, the voice
+    they are drawn in, and its size."""
+    for size in TITLE_SIZES:
+        voice = Voice.of(book, text, face, size, language)
+        lines = _wrap(text, voice, width)
+        if len(lines) <= most:
+            return lines, voice, size
+    rest = text
+    for line in lines[:most - 1]:
+        rest = rest[len(line):].lstrip()
+    return lines[:most - 1] + [_fit(rest, voice, width)], voice, size
 
 
 def _wrap(text: str, voice: Voice, width: int) -> list[str]:

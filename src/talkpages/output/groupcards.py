@@ -18,7 +18,7 @@ import io
 from PIL import Image, ImageDraw
 
 from . import fonts
-from .cards import MARGIN, SMALL, TITLE_SIZES, Voice, _fit, _Lines, _wrap, is_rtl
+from .cards import MARGIN, SMALL, Voice, _fit, _Lines, headline, is_rtl
 from .fonts import FontBook
 from .images import crop_box
 from .social import SIZE, GroupCard
@@ -53,16 +53,7 @@ def draw(card: GroupCard, book: FontBook | None = None,
         y = lines_of.line(y, _fit(voice.clean(card.site), voice, width), voice,
                           (210, 220, 235)) + 40
     name = Voice.of(book, card.name, faces["name"], SMALL, card.language).clean(card.name)
-    for size in TITLE_SIZES:
-        voice = Voice.of(book, name, faces["name"], size, card.language)
-        lines = _wrap(name, voice, width)
-        if len(lines) <= NAME_LINES:
-            break
-    if len(lines) > NAME_LINES:
-        rest = name
-        for line in lines[:NAME_LINES - 1]:
-            rest = rest[len(line):].lstrip()
-        lines = lines[:NAME_LINES - 1] + [_fit(rest, voice, width)]
+    lines, voice, size = headline(book, name, faces["name"], card.language, width, NAME_LINES)
     for text in lines:
         y = lines_of.line(y, text, voice, (255, 255, 255)) + size // 5
     if card.line:
