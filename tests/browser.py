@@ -27,6 +27,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 AXE = ROOT / "tests" / "node" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 ARTIFACTS = ROOT / "tests" / "artifacts"
+# Whole-page screenshots for people to look at, kept in ARTIFACTS: taken when
+# TALKPAGES_SCREENSHOTS is set (.ci/run sets it), as they take a third of the browser
+# tests' time; the checks made on the same pages run always.
+SCREENSHOTS = bool(os.environ.get("TALKPAGES_SCREENSHOTS"))
 TYPES = {".ics": "text/calendar; charset=utf-8", ".json": "application/json",
          ".xml": "application/xml", ".html": "text/html; charset=utf-8",
          ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -92,3 +96,15 @@ def serve(folder: Path, prefix: str = "/") -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+def keep_screenshot(page: Any, name: str) -> None:
+    """A whole-page screenshot of `page` as ARTIFACTS/<name>.png, its images loaded,
+    when SCREENSHOTS asks for them."""
+    if not SCREENSHOTS:
+        return
+    page.wait_for_load_state("networkidle")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 5000, shot

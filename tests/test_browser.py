@@ -25,7 +25,7 @@ import pytest
 from talkpages.content import taxonomy
 from talkpages.content.model import Site
 
-from browser import ARTIFACTS, AXE, AXE_TAGS, require_axe, serve
+from browser import ARTIFACTS, AXE, AXE_TAGS, keep_screenshot, require_axe, serve
 from conftest import ROOT, render_site
 from pagesite import PREFIX
 
@@ -183,7 +183,6 @@ def test_the_local_time_line_shows_only_for_another_zone(browser: Any, example: 
 
 
 def test_screenshots_at_phone_and_desktop_widths(browser: Any, example: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width, height in ((375, 812), (1280, 900)):
         for scheme in ("light", "dark"):
             context = browser.new_context(viewport={"width": width, "height": height},
@@ -194,9 +193,7 @@ def test_screenshots_at_phone_and_desktop_widths(browser: Any, example: str) -> 
                 # Nothing wider than the screen: no sideways scrolling on a phone.
                 overflow = page.evaluate("document.documentElement.scrollWidth")
                 assert overflow <= width, (name, width, overflow)
-                shot = ARTIFACTS / f"{name}-{width}-{scheme}.png"
-                page.screenshot(path=str(shot), full_page=True)
-                assert shot.stat().st_size > 5000
+                keep_screenshot(page, f"{name}-{width}-{scheme}")
             background = page.evaluate("getComputedStyle(document.body).backgroundColor")
             assert background == ("rgb(253, 253, 252)" if scheme == "light"
                                   else "rgb(21, 23, 26)")

@@ -17,7 +17,7 @@ from PIL import Image, ImageFilter
 
 from talkpages.content.loader import LoadOptions
 
-from browser import ARTIFACTS, serve
+from browser import keep_screenshot, serve
 from conftest import NOW, build, talk
 
 PHONE_BUDGET = 250_000  # bytes of images a talk page may cost a phone (390 px, DPR 2)
@@ -110,7 +110,6 @@ def test_every_talk_page_shares_a_card_of_1200_by_630(browser: Any, rich: str) -
 
 
 def test_screenshots_of_the_rich_site(browser: Any, rich: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width in (390, 1280):
         for scheme in ("light", "dark"):
             context = browser.new_context(viewport={"width": width, "height": 900},
@@ -120,8 +119,6 @@ def test_screenshots_of_the_rich_site(browser: Any, rich: str) -> None:
                                ("rich-speakers", "speakers/")):
                 page.goto(rich + path)
                 page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-                page.wait_for_load_state("networkidle")
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, name
-                page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"),
-                                full_page=True)
+                keep_screenshot(page, f"{name}-{width}-{scheme}")
             context.close()

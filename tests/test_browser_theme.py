@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from talkpages.content.loader import LoadOptions
 
-from browser import ARTIFACTS, AXE, AXE_TAGS, require_axe, serve
+from browser import AXE, AXE_TAGS, keep_screenshot, require_axe, serve
 from conftest import NOW, build, talk
 
 LIGHT_BG, DARK_BG = "rgb(253, 253, 252)", "rgb(21, 23, 26)"
@@ -170,7 +170,6 @@ def test_the_logo_and_icons_load_at_their_size(browser: Any, themed: str) -> Non
 
 
 def test_screenshots_with_an_accent_and_a_logo(browser: Any, themed: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width in (390, 1280):
         for scheme in ("light", "dark"):
             context = browser.new_context(viewport={"width": width, "height": 900},
@@ -178,8 +177,6 @@ def test_screenshots_with_an_accent_and_a_logo(browser: Any, themed: str) -> Non
             page = context.new_page()
             for name, path in (("themed-index", ""), ("themed-talk", "up/")):
                 page.goto(themed + path)
-                page.wait_for_load_state("networkidle")
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, name
-                page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"),
-                                full_page=True)
+                keep_screenshot(page, f"{name}-{width}-{scheme}")
             context.close()
