@@ -45,7 +45,9 @@
       var moment = new Intl.DateTimeFormat(LANG, { weekday: "short", day: "numeric",
         month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
       var zone = moment.resolvedOptions().timeZone;  /* "UTC" is named by the time itself */
-      formats = { moment: moment, name: /^(UTC|Etc\/)/.test(zone) ? "" : zone };
+      var brief = new Intl.DateTimeFormat(LANG, { weekday: "short", day: "numeric",  /* a row's */
+        month: "short", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
+      formats = { moment: moment, brief: brief, name: /^(UTC|Etc\/)/.test(zone) ? "" : zone };
     }
     return formats;
   }
@@ -57,8 +59,8 @@
       offsetOf(node.dataset.end) === -end.getTimezoneOffset();
     if (same) return;
     var f = localFormats(), moment = f.moment;
-    if (node.hasAttribute("data-brief")) {  /* a list row: the start is enough */
-      node.textContent = _("Your time: %(time)s").replace("%(time)s", moment.format(start));
+    if (node.hasAttribute("data-brief")) {  /* a list row: the start, on one line */
+      node.textContent = _("Your time: %(time)s").replace("%(time)s", f.brief.format(start));
       node.hidden = false;
       return;
     }

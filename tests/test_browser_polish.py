@@ -258,6 +258,69 @@ def test_the_visitors_time_moves_nothing(browser: Any, request: pytest.FixtureRe
     context.close()
 
 
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_visitors_time_moves_no_row_of_the_index(browser: Any, french: str,
+                                                     viewport: dict[str, int]) -> None:
+    """A visitor outside the site's zone gets a line of their own time under the "Next
+    talk" card and each upcoming row, on one line and in room kept for it; a visitor in
+    the site's zone gets no such line, and no empty room either."""
+    context = browser.new_context(timezone_id="America/New_York", viewport=viewport)
+    page = context.new_page()
+    page.goto(french)
+    lines = page.locator(".talk-item .local-time, .next-talk .local-time")
+    assert lines.count() == 3
+    for text in lines.all_inner_texts():
+        assert text.startswith("Chez vous") and "UTC−5" in text, text
+    heights = page.eval_on_selector_all(
+        ".talk-item .local-time", "nodes => nodes.map(n => n.getBoundingClientRect().height)")
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                         "'.talk-item .local-time')).lineHeight)")
+    assert all(height <= line * 1.2 for height in heights), (heights, line)
+    shift = page.evaluate(LAYOUT_SHIFT)
+    assert shift < 0.01, shift
+    context.close()
+    context = browser.new_context(timezone_id="Europe/Berlin", viewport=viewport)
+    page = context.new_page()
+    page.goto(french)
+    assert page.evaluate("document.documentElement.classList.contains('elsewhere')") is False
+    assert set(display(page, ".talk-item .local-time, .next-talk .local-time")) == {"none"}
+    context.close()
+
+
+def edge_shades(page: Any) -> tuple[int, int]:
+    """How much the nav's background darkens its first and last 6 px: the nav as shown
+    against the same nav with no background."""
+    from io import BytesIO
+
+    from PIL import Image, ImageChops
+    nav = page.locator(".site-header nav")
+    shown = Image.open(BytesIO(nav.screenshot())).convert("L")
+    nav.evaluate("n => { n.style.background = 'none' }")
+    bare = Image.open(BytesIO(nav.screenshot())).convert("L")
+    nav.evaluate("n => { n.style.background = '' }")
+    shade = ImageChops.difference(shown, bare)
+    width, height = shade.size
+    left, right = (shade.crop((x, 0, x + 6, height)).getextrema()[1] for x in (0, width - 6))
+    return int(left), int(right)
+
+
+def test_a_phone_header_shows_there_is_more_to_its_navigation(
+        browser: Any, french: str) -> None:
+    """The phone's one-line header scrolls its navigation sideways: a shade at the edge
+    says there is more, on the side where there is, and goes once the end is reached."""
+    context = browser.new_context(viewport={"width": 320, "height": 700})
+    page = context.new_page()
+    page.goto(french)
+    nav = page.locator(".site-header nav")
+    assert nav.evaluate("n => n.scrollWidth > n.clientWidth + 20")
+    start, end = edge_shades(page)
+    assert start < 8 and end > 20, (start, end)
+    nav.evaluate("n => { n.scrollLeft = n.scrollWidth }")
+    start, end = edge_shades(page)
+    assert start > 20 and end < 8, (start, end)
+    context.close()
+
+
 def test_the_current_section_and_tag_are_marked(browser: Any, fixture: str) -> None:
     context = browser.new_context()
     page = context.new_page()
