@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import quote, quote_plus
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from talkpages.output.percent import form_encoded, percent_encoded
 from talkpages.output.share import share_row
 
 from conftest import MakeSite, outputs, render_site, talk
@@ -69,3 +74,16 @@ def test_share_false_leaves_the_row_out(make_site: MakeSite) -> None:
     assert [d.format() for d in render_site(site).diagnostics if d.is_error] == [
         f"{site / 'talkpages.toml'}:1: error: config value 'share': expected true or false, "
         "got a string"]
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_percent_encoding_writes_what_urllib_writes(value: str) -> None:
+    """output/percent.py's tables against the standard library's loop, on any text
+    (surrogates aside: neither can encode them)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return
+    assert percent_encoded(value) == quote(value, safe="")
+    assert form_encoded(value) == quote_plus(value, safe="")

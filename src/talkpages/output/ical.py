@@ -43,6 +43,7 @@ from ..content.model import Settings, Site, Talk
 from ..content.sequencelock import event_uid
 from ..content.times import Schedule
 from . import formatting, ics, markup
+from .percent import form_encoded
 from .vtimezone import vtimezone
 
 UTC = timezone.utc
@@ -371,13 +372,9 @@ def _form(query: dict[str, str]) -> str:
     return "&".join(f"{_form_value(key)}={_form_value(value)}" for key, value in query.items())
 
 
-_FORM = [chr(byte) if chr(byte).isascii() and (chr(byte).isalnum() or chr(byte) in "_.-~")
-         else "+" if byte == 32 else f"%{byte:02X}" for byte in range(256)]
-
-
 @lru_cache(maxsize=64)
 def _form_value(value: str) -> str:
-    return value.encode("utf-8").decode("latin-1").translate(_FORM)
+    return form_encoded(value)
 
 
 def _place(talk: Talk) -> str:

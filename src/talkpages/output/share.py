@@ -16,7 +16,8 @@ too; without one, all three stay hidden and the plain links remain.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import quote
+
+from .percent import percent_encoded
 
 BLUESKY = "https://bsky.app/intent/compose?text="
 LINKEDIN = "https://www.linkedin.com/sharing/share-offsite/?url="
@@ -32,12 +33,10 @@ class Share:
 
 def share_row(title: str, url: str) -> Share:
     """The share row of a page titled `title` at `url`. Every value is percent-encoded
-    whole (`quote(safe="")`): a `&` or `#` of a title stays in the text, and a space is
-    %20, as a `mailto:` link needs (RFC 6068), where `+` would stay a plus."""
+    whole, as `quote(safe="")` would (output/percent.py): a `&` or `#` of a title stays
+    in the text, and a space is %20, as a `mailto:` link needs (RFC 6068), where `+`
+    would stay a plus."""
     text = f"{title} {url}"
-    return Share(url, BLUESKY + _encoded(text), LINKEDIN + _encoded(url),
-                 f"mailto:?subject={_encoded(title)}&body={_encoded(url)}")
-
-
-def _encoded(value: str) -> str:
-    return quote(value, safe="")
+    encoded_url = percent_encoded(url)
+    return Share(url, BLUESKY + percent_encoded(text), LINKEDIN + encoded_url,
+                 f"mailto:?subject={percent_encoded(title)}&body={encoded_url}")
