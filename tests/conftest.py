@@ -214,6 +214,7 @@ def pytest_configure(config: pytest.Config) -> None:
                             "says why each is worth it)")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups set here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the slow tests; keep the tests of a module with module-wide fixtures (a site
     built with its images, a feed read by the clients) in one worker process, which
