@@ -39,15 +39,16 @@
 
   function localFormats() {
     /* CLDR's patterns of the page's language, as the build writes the event's time
-       (formatting.py): the day as "yMMMEd", the hours with the language's clock, the
-       range of a day as CLDR's interval, the zone by its short name or offset. */
+       (formatting.py): the day as "MMMEd" (the event's line above says the year), the
+       hours with the language's clock, the range of a day as CLDR's interval, the zone
+       by its short name or offset, and by its city ("New York"): a short name alone
+       can be ambiguous ("CST"). Short, so that it takes the lines kept for it. */
     if (!formats) {
       var moment = new Intl.DateTimeFormat(LANG, { weekday: "short", day: "numeric",
-        month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
-      var zone = moment.resolvedOptions().timeZone;  /* "UTC" is named by the time itself */
-      var brief = new Intl.DateTimeFormat(LANG, { weekday: "short", day: "numeric",  /* a row's */
         month: "short", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
-      formats = { moment: moment, brief: brief, name: /^(UTC|Etc\/)/.test(zone) ? "" : zone };
+      var zone = moment.resolvedOptions().timeZone;  /* "UTC" is named by the time itself */
+      formats = { moment: moment,
+        name: /^(UTC|Etc\/)/.test(zone) ? "" : zone.split("/").pop().replace(/_/g, " ") };
     }
     return formats;
   }
@@ -60,7 +61,7 @@
     if (same) return;
     var f = localFormats(), moment = f.moment;
     if (node.hasAttribute("data-brief")) {  /* a list row: the start, on one line */
-      node.textContent = _("Your time: %(time)s").replace("%(time)s", f.brief.format(start));
+      node.textContent = _("Your time: %(time)s").replace("%(time)s", moment.format(start));
       node.hidden = false;
       return;
     }
@@ -210,7 +211,7 @@
     if (label) label.textContent = on ? _("Happening now") : _("Next talk");
     /* a series listed at a date now gone says nothing of its next one until rebuilt */
     soon.hidden = on || now >= end;
-    soon.textContent = soon.hidden ? "" : relative(start, end, now);
+    soon.textContent = soon.hidden ? "" : " " + relative(start, end, now);  /* after the label */
   }
 
   /* ---- A talk page's primary action follows the talk's life (output/lifeview.py

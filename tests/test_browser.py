@@ -155,11 +155,11 @@ def test_links_from_the_index_to_a_talk_to_a_tag_to_a_speaker(page: Any, example
 # The example site is in English ("en"): the build and Chromium's Intl write CLDR's US
 # style, the visitor's time as Intl's formatRange does.
 @pytest.mark.parametrize(("zone", "line"), [
-    ("America/New_York", "Your time (America/New_York): Wed, May 22, 2019, 8:50 – 9:25 AM EDT"),
-    ("Asia/Tokyo", "Your time (Asia/Tokyo): Wed, May 22, 2019, 9:50 – 10:25 PM GMT+9"),
+    ("America/New_York", "Your time (New York): Wed, May 22, 8:50 – 9:25 AM EDT"),
+    ("Asia/Tokyo", "Your time (Tokyo): Wed, May 22, 9:50 – 10:25 PM GMT+9"),
     ("Pacific/Auckland",
-     "Your time (Pacific/Auckland): Thu, May 23, 2019, 12:50 – 1:25 AM GMT+12"),
-    ("UTC", "Your time: Wed, May 22, 2019, 12:50 – 1:25 PM UTC"),  # named once
+     "Your time (Auckland): Thu, May 23, 12:50 – 1:25 AM GMT+12"),
+    ("UTC", "Your time: Wed, May 22, 12:50 – 1:25 PM UTC"),  # named once
     ("Europe/Madrid", None), ("Europe/Paris", None),  # the event's offset: nothing to add
 ])
 def test_the_local_time_line_shows_only_for_another_zone(browser: Any, example: str,

@@ -127,9 +127,9 @@ def test_dates_are_cldr_s_in_the_language(make_site: MakeSite, language: str,
 
 def test_arabic_pages_are_right_to_left_and_others_left_to_right(make_site: MakeSite) -> None:
     arabic = outputs(render_site(_site(make_site, "ar")))
-    assert '<html lang="ar" dir="rtl">' in arabic["index.html"].decode()
+    assert '<html lang="ar" dir="rtl" ' in arabic["index.html"].decode()
     german = outputs(render_site(_site(make_site, "de")))  # the same folder, rewritten
-    assert '<html lang="de">' in german["index.html"].decode()
+    assert '<html lang="de" data-zone=' in german["index.html"].decode()
 
 
 @pytest.mark.parametrize("language", ["en", "en-GB", "de", "fr", "es", "it", "pt-BR", "nl", "pl",

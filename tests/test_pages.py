@@ -118,7 +118,7 @@ def test_every_page_has_title_description_canonical_cards_favicon_and_lang(
     for path in pages:
         page = files[path].decode()
         meta = parse(files[path]).meta
-        assert page.startswith('<!DOCTYPE html>\n<html lang="de">'), path
+        assert page.startswith('<!DOCTYPE html>\n<html lang="de" '), path
         assert re.search(r"<title>[^<]+</title>", page), path
         assert meta["description"] and meta["og:title"] and meta["og:description"], path
         assert meta["og:url"].startswith("https://e.org/sub/"), path

@@ -111,7 +111,7 @@ def test_the_next_talk_card_leads_the_index_and_skips_cancelled_talks(
     assert index.index('class="next-talk"') < index.index('class="subscribe"') \
         < index.index('id="upcoming"')
     assert 'data-start="2027-01-02T10:00:00Z" data-end="2027-01-02T11:00:00Z"' in card
-    assert ('<h2 id="next-talk"><span class="next-label">Next talk</span> '
+    assert ('<h2 id="next-talk"><span class="next-label">Next talk</span>'
             '<span class="relative" hidden></span></h2>') in card
     assert '<a class="next-title" href="./next/">Next one</a>' in card
     assert "Sat, Jan 2, 2027\u00a0· 10:00\u202fAM UTC" in card and "<span>Online</span>" in card
