@@ -9,10 +9,15 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import jinja2
+import markupsafe
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markupsafe import Markup
 
 from talkpages.engine.bytecode import compiled_templates
-from talkpages.output.theme import Sandbox, Theme, builtin_dir
+from talkpages.output.theme import Environment, Sandbox, Theme, builtin_dir, escape_markup
 
 from conftest import MakeSite, talk
 
@@ -241,3 +246,26 @@ def test_the_loader_serves_only_what_the_walk_found(make_site: MakeSite) -> None
 def test_an_empty_layouts_folder_is_sandboxed_too(make_site: MakeSite) -> None:
     site = site_with(make_site, {"layouts/partials": Path("../nothing-here")})
     assert isinstance(Theme.for_site(site).env, Sandbox)
+
+
+class _Safe:
+    def __html__(self) -> str:
+        return "<b>made safe</b>"
+
+
+@settings(max_examples=200)
+@given(st.one_of(st.text(), st.integers(), st.floats(), st.none(), st.booleans(),
+                 st.text().map(Markup), st.just(_Safe())))
+def test_the_templates_escape_as_markupsafe_does(value: object) -> None:
+    """theme.escape_markup, which every `{{ … }}` of a compiled template calls, against
+    MarkupSafe's own `escape`: the same text, a Markup, for any value."""
+    ours, theirs = escape_markup(value), markupsafe.escape(value)
+    assert ours == theirs and type(ours) is type(theirs) is Markup
+
+
+@pytest.mark.parametrize("kind", [Environment, Sandbox])
+def test_compiled_templates_escape_with_escape_markup(kind: type[jinja2.Environment]) -> None:
+    env = kind(loader=jinja2.DictLoader({"t.html": "{{ value }}"}), autoescape=True)
+    template = env.get_template("t.html")
+    assert template.render(value="<a & b>") == "&lt;a &amp; b&gt;"
+    assert template.root_render_func.__globals__["escape"] is escape_markup

@@ -39,10 +39,12 @@ from typing import Any
 
 import jinja2
 import jinja2.bccache
+import markupsafe
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
 
 from ..content import links
 from ..content.colours import accent_css, accent_shades
@@ -219,12 +221,44 @@ def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+# MarkupSafe 3: the escaping itself, in C (MarkupSafe 2 has none: its `escape` is all C)
+_escape_inner: Callable[[str], str] | None = getattr(markupsafe, "_escape_inner", None)
+_as_markup = str.__new__  # a Markup of a text already escaped, without Markup.__new__
+
+
+def escape_markup(value: Any) -> Markup:
+    """`markupsafe.escape`, the same result with one Python call instead of two: every
+    `{{ … }}` of an autoescaped template calls it, some three hundred times a talk page,
+    and MarkupSafe 3 wraps its C escaping in `Markup(…)`, whose `__new__` is Python."""
+    if type(value) is str:
+        return _as_markup(Markup, _escape_inner(value))  # type: ignore[misc]
+    if type(value) is Markup:
+        return value
+    if hasattr(value, "__html__"):
+        return _as_markup(Markup, value.__html__())
+    return _as_markup(Markup, _escape_inner(str(value)))  # type: ignore[misc]
+
+
+class _Template(jinja2.Template):
+    """A template whose compiled code escapes with `escape_markup`."""
+
+    @classmethod
+    def _from_namespace(cls, environment: jinja2.Environment,
+                        namespace: MutableMapping[str, Any],
+                        globals: MutableMapping[str, Any]) -> jinja2.Template:
+        if _escape_inner is not None:
+            namespace["escape"] = escape_markup
+        return super()._from_namespace(environment, namespace, globals)
+
+
 class SharedGlobals(jinja2.Environment):
     """The environment's globals as every template's own, not Jinja's ChainMap of a
     template's and the environment's: a render copies a template's globals into its
     context (once for the page, again for each macro imported with it), and a ChainMap
     is copied key by key in Python, a twentieth of a talk page's time. A template
     loaded with globals of its own (never, here) keeps Jinja's way."""
+
+    template_class = _Template
 
     def make_globals(self, d: MutableMapping[str, Any] | None,
                      ) -> MutableMapping[str, Any]:
