@@ -40,22 +40,23 @@ def param(value: str) -> str:
 
 
 def fold(line: str) -> bytes:
-    """One content line as folded UTF-8 bytes with its CRLF."""
+    """One content line as folded UTF-8 bytes with its CRLF: lines of at most 75 octets,
+    never cut inside a character or an escape sequence (`\\n`, `\\,`)."""
     raw = line.encode("utf-8")
-    if len(raw) <= 75:
+    size = len(raw)
+    if size <= 75:
         return raw + b"\r\n"
     pieces = []
-    start, limit = 0, 75
-    while start < len(raw):
-        end = min(start + limit, len(raw))
-        while end < len(raw) and raw[end] & 0xC0 == 0x80:  # inside a character
+    start, end = 0, 75
+    while end < size:
+        while raw[end] & 0xC0 == 0x80:  # inside a character
             end -= 1
-        if end < len(raw):
-            slashes = len(raw[start:end]) - len(raw[start:end].rstrip(b"\\"))
-            if slashes % 2:  # keep an escape sequence whole
-                end -= 1
+        # a backslash before the cut: an odd run of them ends in an escape's first half
+        if raw[end - 1] == 0x5C and (end - start - len(raw[start:end].rstrip(b"\\"))) % 2:
+            end -= 1
         pieces.append(raw[start:end])
-        start, limit = end, 74  # continuation lines begin with a space
+        start, end = end, end + 74  # continuation lines begin with a space
+    pieces.append(raw[start:])
     return b"\r\n ".join(pieces) + b"\r\n"
 
 
