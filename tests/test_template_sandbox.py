@@ -89,6 +89,23 @@ def test_a_site_template_cannot_change_the_talks(make_site: MakeSite,
     assert "unsafe" in err
 
 
+@pytest.mark.parametrize(("template", "error"), [
+    ("{{ 1 // 0 }}", "ZeroDivisionError: integer division or modulo by zero"),
+    ('{{ "a" + 1 }}', 'TypeError: can only concatenate str (not "int") to str'),
+    ('{{ "x" | when }}', "AttributeError: "),  # a filter given what it cannot read
+    ('{{ "%d" % "x" }}', "TypeError: "),
+])
+def test_a_site_template_that_fails_as_it_runs_is_an_error_at_its_line(
+        make_site: MakeSite, run_cli: RunCli, template: str, error: str) -> None:
+    """Regression: an exception of the site's template itself (not a template error of
+    Jinja's) was reported as an internal error of talkpages (exit 3)."""
+    code, err, site = build_with(make_site, run_cli, template)
+    assert code == 1, err
+    assert "layouts/404.html:2: error: template error while rendering the 404 page" in err
+    assert error in err and "internal error" not in err
+    assert not (site / "public").exists()
+
+
 def test_ordinary_template_code_still_works(make_site: MakeSite, run_cli: RunCli) -> None:
     code, err, site = build_with(
         make_site, run_cli,

@@ -35,7 +35,7 @@ import jinja2
 from jinja2.exceptions import SecurityError
 
 from ..diagnostics import BuildError, Diagnostic
-from .theme import Sandbox
+from .theme import Sandbox, builtin_dir
 
 SECONDS = 20.0  # one output, rendered by a site's own templates
 GROWTH = 512 * 1024 * 1024  # bytes the process may grow by while one output renders
@@ -163,6 +163,18 @@ def rendering(env: jinja2.Environment, origin: str) -> Iterator[None]:
         what = "calls itself without end" if isinstance(exc, RecursionError) \
             else "took more memory than the machine has"
         raise BuildError([template_error(exc, origin, f"the template {what}")]) from None
+    except Exception as exc:  # a site's template that fails as it runs: `1 // 0`, `"a" + 1`
+        if not own or _in_builtin_template(exc):
+            raise  # talkpages' own templates: a bug of talkpages, reported as one
+        raise BuildError([template_error(exc, origin, f"{type(exc).__name__}: {exc}")]) from None
+
+
+def _in_builtin_template(exc: BaseException) -> bool:
+    """Whether the innermost template line `exc` passed through is one of talkpages' own
+    (or none is: nothing of the site's to point at)."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if f.filename.endswith((".html", ".xml", ".txt", ".ics"))]
+    return not frames or Path(frames[-1].filename).is_relative_to(builtin_dir("layouts"))
 
 
 SANDBOX_HINT = ("templates run in a sandbox: they read the talks and the site's settings, "
