@@ -490,3 +490,5 @@ def test_serve_watches_the_speakers_photos_and_the_logo(make_site: MakeSite) -> 
     with serving(site) as server:
         watched = server.watched()
         assert site / "speakers" / "ada.jpg" in watched and site / "logo.png" in watched
+        # and the folders of files published as they are and of the site's own texts
+        assert site / "static" in watched and site / "i18n" in watched

@@ -44,8 +44,9 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from ..content.config import CONFIG_NAME
-from ..content.loader import TALKS_DIR, LoadOptions
+from ..content.loader import STATIC_DIR, TALKS_DIR, LoadOptions
 from ..content.model import Site
+from ..content.sitetexts import TEXTS_DIR
 from ..diagnostics import Diagnostic, display_path, sort_key
 from ..engine.cachedir import media_folder
 from ..engine.live import LiveSite
@@ -143,11 +144,13 @@ class DevServer:
         return f"http://{host}:{self.port}/"
 
     def watched(self) -> list[Path]:
-        """talks/, layouts/, assets/, the site's config files (talkpages.toml, …) and the
-        logo, favicon and speakers' photos the site last built showed."""
+        """talks/, layouts/, assets/, static/ (files published as they are), i18n/ (the
+        site's own texts), the site's config files (talkpages.toml, speakers.toml, …) and
+        the logo, favicon and speakers' photos the site last built showed."""
         site = self.site_dir
         tomls = sorted(p for p in site.glob("*.toml") if p.is_file())
-        return [site / TALKS_DIR, site / "layouts", site / "assets", site / CONFIG_NAME,
+        return [site / TALKS_DIR, site / "layouts", site / "assets", site / STATIC_DIR,
+                site / TEXTS_DIR, site / CONFIG_NAME,
                 *[p for p in tomls if p.name != CONFIG_NAME], *self.images]
 
     def start(self) -> None:
