@@ -1,4 +1,4 @@
-"""A talk page's share row in Chromium (site.js `setUpShare`):
+"""A talk page's share row in Chromium (share.js `setUpShare`):
 
 - "Copy link" puts the page's canonical address on the clipboard and says so in the
   polite live region; nothing is requested from any other host, before or after;

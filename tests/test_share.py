@@ -1,4 +1,4 @@
-"""A talk page's share row (output/share.py, talk.html, site.js): plain links made at
+"""A talk page's share row (output/share.py, talk.html, share.js): plain links made at
 build time, their addresses percent-encoded whole; the buttons that need the script
 hidden without it; no row with `share = false`. The browser's side is
 tests/test_browser_share.py."""
@@ -37,7 +37,7 @@ def test_the_share_links_carry_the_title_and_address_encoded(make_site: MakeSite
         "Share by e-mail": f"mailto:?subject={title}&body={address}"}
     row = page.split('<section class="share"', 1)[1].split("</section>", 1)[0]
     assert 'data-title="Rust &amp; C++: a #talk?"' in page
-    # what needs site.js is hidden until it runs
+    # what needs share.js is hidden until it runs
     for name in ("copy", "native", "mastodon"):
         assert f'<li data-share="{name}" hidden>' in row
     assert '<form class="share-mastodon" id="share-mastodon" hidden>' in row

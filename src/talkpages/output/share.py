@@ -7,7 +7,7 @@ button script, no counter, no request the page's CSP would have to allow).
 
 Mastodon has no central host: a post is written on the visitor's own server. A share
 service that asks for it (mastodonshare.com and its kind) is a third party that sees
-every click, so the page carries its own small form instead, shown by site.js: the
+every click, so the page carries its own small form instead, shown by share.js: the
 visitor names their server once (kept in localStorage) and the post opens at
 `https://<server>/share?text=…`. The copy button and the share sheet need a script
 too; without one, all three stay hidden and the plain links remain.
