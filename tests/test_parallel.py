@@ -179,36 +179,3 @@ def test_no_worker_is_left_behind() -> None:
     assert children() - before  # the workers run
     made.close()
     assert children() <= before
-
-
-def test_a_build_renders_with_fewer_collections_and_restores_them(
-        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
-    """While pages are rendered the collector runs at parallel.RENDERING_THRESHOLDS (full
-    collections over the build's caches were a fifth of a large build on one core);
-    the process's own thresholds come back when the build ends, failed or not."""
-    import gc
-
-    from talkpages.output.render import Maker
-
-    seen: list[tuple[int, ...]] = []
-    make_page = Maker.make
-
-    def watched_make(self: Maker, recipe: object) -> object:
-        seen.append(gc.get_threshold())
-        return make_page(self, recipe)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Maker, "make", watched_make)
-    own = (900, 11, 12)
-    before = gc.get_threshold()
-    gc.set_threshold(*own)
-    try:
-        site = make_site({"talks/one.md": talk("One"), "talks/two.md": talk("Two")})
-        assert render(site, LoadOptions(now=NOW)).ok
-        assert seen and set(seen) == {parallel.RENDERING_THRESHOLDS}
-        assert gc.get_threshold() == own
-        (site / "layouts").mkdir()  # fails while the pages are made
-        (site / "layouts" / "404.html").write_text("{{ 1 // 0 }}", encoding="utf-8")
-        assert not render(site, LoadOptions(now=NOW)).ok
-        assert gc.get_threshold() == own
-    finally:
-        gc.set_threshold(*before)

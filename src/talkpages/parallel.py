@@ -187,22 +187,3 @@ def collector_paused() -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
-
-
-RENDERING_THRESHOLDS = (50_000, 20, 100)  # Python's defaults: (700, 10, 10)
-
-
-@contextmanager
-def collector_relaxed() -> Iterator[None]:
-    """Fewer collections while pages are rendered (here and in the forked workers, which
-    inherit the setting). Rendering leaves almost no cyclic garbage, yet with Python's
-    thresholds the collector ran full collections over the build's growing caches and
-    fragments again and again: a fifth of a 10,000-talk build on one core, which made
-    no less memory. With these, a build takes the same memory, and the collector still
-    frees any cycles a site's own templates might leave."""
-    before = gc.get_threshold()
-    gc.set_threshold(*RENDERING_THRESHOLDS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)

@@ -27,7 +27,7 @@ from ..output.plan import Recipe
 from ..output.render import Maker
 from ..output.switcher import Versions, root_files, tree_plan
 from ..output.theme import Theme
-from ..parallel import collector_paused, collector_relaxed
+from ..parallel import collector_paused
 from .bytecode import compiled_templates
 from .media import MediaCache
 from .writer import NewSite, WriteStats, new_site
@@ -172,7 +172,7 @@ def run(request: BuildRequest, sink: MemorySink | DiskSink) -> BuildResult:
             made = _makers(request, trees(site), sink)
             result.diagnostics += card_warnings((maker, recipes) for _, maker, recipes in made)
             result.counts = (len(made[0][0].site.upcoming), len(made[0][0].site.past))
-            with sink.session(request.site_dir), collector_relaxed():
+            with sink.session(request.site_dir):
                 for _, maker, recipes in made:
                     # closing(): on an error, the workers stop before the new site is removed
                     with closing(maker.run(recipes)) as outputs:
