@@ -228,7 +228,7 @@ _as_markup = str.__new__  # a Markup of a text already escaped, without Markup._
 
 def escape_markup(value: Any) -> Markup:
     """`markupsafe.escape`, the same result with one Python call instead of two: every
-    `{{ … }}` of an autoescaped template calls it, some three hundred times a talk page,
+    `{{ … }}` of an autoescaped template calls it, over a hundred times a talk page,
     and MarkupSafe 3 wraps its C escaping in `Markup(…)`, whose `__new__` is Python."""
     if type(value) is str:
         return _as_markup(Markup, _escape_inner(value))  # type: ignore[misc]
