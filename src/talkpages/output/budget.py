@@ -172,9 +172,15 @@ def rendering(env: jinja2.Environment, origin: str) -> Iterator[None]:
 def _in_builtin_template(exc: BaseException) -> bool:
     """Whether the innermost template line `exc` passed through is one of talkpages' own
     (or none is: nothing of the site's to point at)."""
+    line = _template_line(exc)
+    return line is None or Path(line.filename).is_relative_to(builtin_dir("layouts"))
+
+
+def _template_line(exc: BaseException) -> traceback.FrameSummary | None:
+    """The innermost line of a template in the traceback Jinja leaves behind."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
               if f.filename.endswith((".html", ".xml", ".txt", ".ics"))]
-    return not frames or Path(frames[-1].filename).is_relative_to(builtin_dir("layouts"))
+    return frames[-1] if frames else None
 
 
 SANDBOX_HINT = ("templates run in a sandbox: they read the talks and the site's settings, "
@@ -185,11 +191,10 @@ BUDGET_HINT = (f"a template has at most {SECONDS:.0f} seconds and {GROWTH // 102
 
 def template_error(exc: BaseException, origin: str, message: str = "") -> Diagnostic:
     """Name the template file and line from the traceback Jinja leaves behind."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if f.filename.endswith((".html", ".xml", ".txt", ".ics"))]
+    line = _template_line(exc)
     hint = BUDGET_HINT if isinstance(exc, (TooSlow, TooLarge, RecursionError, MemoryError)) \
         else SANDBOX_HINT if isinstance(exc, SecurityError) else None
     text = f"template error while rendering {origin}: {message or exc}"
-    if frames:
-        return Diagnostic(Path(frames[-1].filename), text, frames[-1].lineno, hint=hint)
+    if line is not None:
+        return Diagnostic(Path(line.filename), text, line.lineno, hint=hint)
     return Diagnostic(None, text, hint=hint)
