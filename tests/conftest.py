@@ -26,6 +26,11 @@ needs_shared = pytest.mark.skipif(
     not SEED.is_file() and os.environ.get("TALKPAGES_REQUIRE_TOOLS") != "1",
     reason=f"{SHARED} (the shared seeds and corpus) is not beside the repository")
 NOW = datetime(2026, 11, 21, tzinfo=timezone.utc)
+# Builds run in the test's own process. The suite already keeps every core busy (one
+# pytest worker a core), and a build that forks more workers from a test process of
+# some hundred MB spends more on the forks than it saves (80 ms a build of a few
+# talks with cards). test_parallel.py sets its own number, to test the forked path.
+os.environ["TALKPAGES_WORKERS"] = "1"
 
 MakeSite = Callable[..., Path]
 

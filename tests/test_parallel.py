@@ -14,6 +14,13 @@ from talkpages.diagnostics import BuildError
 from conftest import NOW, MakeSite, build, render, talk
 
 
+@pytest.fixture(autouse=True)
+def two_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers, whatever the machine (conftest.py has the other tests build in
+    their own process): forking is what these tests are about."""
+    monkeypatch.setenv("TALKPAGES_WORKERS", "2")
+
+
 @pytest.fixture
 def big_site(make_site: MakeSite) -> Path:
     files = {f"talks/t{n:04d}.md": talk(f"Talk {n}", f"20{10 + n % 15}-0{1 + n % 9}-1{n % 9}"
@@ -30,8 +37,6 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 def test_parallel_and_serial_builds_write_the_same_bytes(big_site: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
     options = LoadOptions(now=NOW)
     assert build(big_site, tmp_path / "parallel", options).ok
     monkeypatch.setattr(parallel, "MIN_PAGES", 10**9)
@@ -39,19 +44,30 @@ def test_parallel_and_serial_builds_write_the_same_bytes(big_site: Path, tmp_pat
     assert tree(tmp_path / "parallel") == tree(tmp_path / "serial")
 
 
+def test_cards_drawn_by_workers_are_the_bytes_of_one_process(
+        make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Images go to workers from four on (render.py): six upcoming talks' cards, drawn
+    by each build (no media cache here)."""
+    site = make_site({f"talks/u{n}.md": talk(f"Upcoming {n}", f"2027-0{n + 1}-10T18:00:00",
+                                             f'tags = ["t{n % 2}"]') for n in range(6)})
+    assert parallel.forks(6, least=4)
+    assert build(site, tmp_path / "parallel", LoadOptions(now=NOW)).ok
+    monkeypatch.setenv("TALKPAGES_WORKERS", "1")
+    assert build(site, tmp_path / "serial", LoadOptions(now=NOW)).ok
+    parallel_tree, serial_tree = tree(tmp_path / "parallel"), tree(tmp_path / "serial")
+    assert sum(name.endswith((".png", ".jpg")) for name in serial_tree) >= 6
+    assert parallel_tree == serial_tree
+
+
 def test_parallel_path_uses_other_processes() -> None:
     import os
 
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
     pids = set(parallel.render_all(lambda _job: os.getpid(), list(range(parallel.MIN_PAGES))))
     assert os.getpid() not in pids and len(pids) >= 1
     assert set(parallel.render_all(lambda _job: os.getpid(), [1, 2, 3])) == {os.getpid()}
 
 
 def test_a_template_error_in_a_worker_is_reported(big_site: Path, tmp_path: Path) -> None:
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
     (big_site / "layouts").mkdir()
     (big_site / "layouts/talk.html").write_text("{{ talk.title }}\n{{ talk.nothing.here }}\n")
     result = build(big_site, tmp_path / "out", LoadOptions(now=NOW))
@@ -74,8 +90,6 @@ def test_fresh_workers_take_over_every_segment() -> None:
     that bounded, and the results still come in order."""
     import os
 
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
     segment = 2 * parallel.CHUNK
     jobs = list(range(parallel.MIN_PAGES + 50))
     made = list(parallel.render_all(lambda job: (job, os.getpid()), jobs, segment=segment))
@@ -93,8 +107,6 @@ def test_workers_never_collect_the_parents_objects() -> None:
     copy) every page of memory holding them: they are frozen before the fork."""
     import gc
 
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
     gc.unfreeze()
     made_here = [["the parent's"]]
     try:
@@ -113,8 +125,6 @@ def test_workers_stay_a_few_ranges_ahead_of_the_parent() -> None:
     import multiprocessing
     import time
 
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
     started = multiprocessing.get_context("fork").Value("i", 0)
 
     def render(job: int) -> int:
@@ -135,9 +145,6 @@ def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
     that waits forever for its pages."""
     import os
 
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
-
     def render(job: int) -> int:
         if job == 300:
             os._exit(3)
@@ -148,9 +155,6 @@ def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
 
 
 def test_a_bug_in_a_worker_is_raised_with_its_traceback() -> None:
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
-
     def render(job: int) -> float:
         return 1 / (job - 300)
 
@@ -163,8 +167,6 @@ def test_no_worker_is_left_behind() -> None:
     """Workers end with the build, also when its pages are not all wanted."""
     import os
 
-    if parallel.workers() < 2:
-        pytest.skip("one core: the parallel path is not taken")
     tasks = Path(f"/proc/{os.getpid()}/task")
     if not tasks.is_dir():
         pytest.skip("needs Linux's /proc to list a process's children")
