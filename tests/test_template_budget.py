@@ -44,6 +44,10 @@ def page(body: str) -> str:
      "calls itself without end"),
 ])
 @pytest.mark.parametrize("where", ["layouts/404.html", "layouts/partials/talk_item.html"])
+# The budget's exception may land in a garbage collector's callback (Hypothesis has one),
+# where Python reports it as unraisable and drops it: the budget raises it again a second
+# later (test_a_render_that_lost_its_exception_gets_it_again), and the build still fails.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_template_that_does_not_end_fails_at_its_line(
         make_site: MakeSite, run_cli: RunCli, name: str, template: str, expected: str,
         where: str, monkeypatch: pytest.MonkeyPatch) -> None:
