@@ -4,6 +4,7 @@
     .venv/bin/python bench/run.py            # 10,000 talks, median of 3 (a few minutes)
     .venv/bin/python bench/run.py --quick    # 1,000 talks: a smoke run
     .venv/bin/python bench/run.py --big      # also the 100,000-talk full build
+    .venv/bin/python bench/run.py --against /tmp/older/src   # and another version, in turn
 
 Measured at 10,000 talks, with Hugo's build of the same files in the same run: a first
 build with the defaults (social cards for the upcoming talks), a build with the media
@@ -98,8 +99,10 @@ def pss(pid: int) -> int:
 
 class Run:
     def __init__(self, wall: float, cpu: float, peak_tree: int, max_proc: int,
-                 peak_pss: int, own_cpu: float = 0.0) -> None:
+                 peak_pss: int, own_cpu: float = 0.0, system: float = 0.0) -> None:
         self.wall, self.cpu, self.peak_tree, self.max_proc = wall, cpu, peak_tree, max_proc
+        self.system = system  # the part of `cpu` spent in the kernel (files written)
+        self.user = cpu - system
         self.peak_pss = peak_pss
         self.own_cpu = own_cpu  # of the build's first process alone, not its workers
 
@@ -139,14 +142,17 @@ print(pid, flush=True)
 _, status, ru = os.wait4(pid, 0)
 wall = time.perf_counter() - start
 print(json.dumps([wall, os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime,
-                  ru.ru_maxrss * 1024]), flush=True)
+                  ru.ru_maxrss * 1024, ru.ru_stime]), flush=True)
 """
 
 
-def measure(cmd: list[str], log: Path, interval: float = 0.01) -> Run:
-    """Run `cmd` to completion: wall time, CPU of the tree, peak tree RSS, largest process."""
+def measure(cmd: list[str], log: Path, interval: float = 0.01,
+            env: dict[str, str] | None = None) -> Run:
+    """Run `cmd` to completion: wall time, CPU of the tree, peak tree RSS, largest process.
+    `env`: variables set for it (the version of talkpages it runs)."""
     launcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", LAUNCHER, json.dumps(cmd),
-                                 str(log)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+                                 str(log)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                env={**os.environ, **(env or {})})
     assert launcher.stdout is not None
     line = launcher.stdout.readline()
     if not line.strip():  # the command could not be started; the launcher printed why
@@ -181,7 +187,7 @@ def measure(cmd: list[str], log: Path, interval: float = 0.01) -> Run:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    wall, status, cpu, maxrss = json.loads(launcher.stdout.readline())
+    wall, status, cpu, maxrss, system = json.loads(launcher.stdout.readline())
     launcher.wait()
     stop.set()
     sampler.join()
@@ -191,7 +197,39 @@ def measure(cmd: list[str], log: Path, interval: float = 0.01) -> Run:
                           + "\n    ".join(tail) + f"\n    (full output: {log})")
     # ru_maxrss misses processes nobody waited for (a forkserver's workers): the sampled
     # largest single RSS stands in for them
-    return Run(wall, cpu, peak, max(single, maxrss), max(proportional, 1), itself)
+    return Run(wall, cpu, peak, max(single, maxrss), max(proportional, 1), itself, system)
+
+
+# ---------------------------------------------------------------- versions
+
+class Version:
+    """A talkpages to time. With --against, two: this one, and the one whose source
+    folder is given, each build of one followed by the same build of the other (which
+    goes first alternates), so that a machine's drift weighs on both alike. Each has
+    its own template cache (two versions would evict each other's compiled templates)
+    and its own copy of each site (hard links to the same talk files): the media cache
+    and sequence.lock are each version's own."""
+
+    def __init__(self, suffix: str, env: dict[str, str]) -> None:
+        self.suffix, self.env = suffix, env
+
+    def site(self, site: Path) -> Path:
+        if not self.suffix:
+            return site
+        copy = site.parent / "against" / site.name
+        if not (copy / "talks").is_dir():
+            rm(copy.parent)
+            copy.mkdir(parents=True)
+            subprocess.run(["cp", "-al", str(site / "talks"), str(copy / "talks")], check=True)
+        shutil.copy2(site / "talkpages.toml", copy / "talkpages.toml")
+        return copy
+
+
+VERSIONS = [Version("", {})]
+
+
+def in_turn(i: int) -> list[Version]:
+    return VERSIONS if i % 2 == 0 else VERSIONS[::-1]
 
 
 # ---------------------------------------------------------------- results
@@ -267,7 +305,9 @@ def time_runs(res: Results, label: str, runs: int, cmd: list[str], log: Path,
 
 
 def time_run(res: Results, label: str, i: int, runs: int, cmd: list[str], log: Path,
-             before: Callable[[int], object] | None = None) -> None:
+             before: Callable[[int], object] | None = None,
+             version: Version = VERSIONS[0]) -> None:
+    label += version.suffix
     if before:
         before(i)
     say(f"  {label}: run {i + 1}/{runs} …")
@@ -278,11 +318,11 @@ def time_run(res: Results, label: str, i: int, runs: int, cmd: list[str], log: P
                          "the figures of this run mix versions")
         say("    (talkpages' code changed since the last run)")
     os.sync()  # write back earlier outputs and deletions now, not during this run
-    run = measure(cmd, log)
+    run = measure(cmd, log, env=version.env)
     res.add(label, run)
-    say(f"    {run.wall:8.3f} s wall, {run.cpu:7.2f} s CPU, peak tree PSS "
-        f"{run.peak_pss / MiB:7.1f} MiB (RSS {run.peak_tree / MiB:.1f}), largest process "
-        f"{run.max_proc / MiB:7.1f} MiB")
+    say(f"    {run.wall:8.3f} s wall, {run.cpu:7.2f} s CPU ({run.system:.2f} system), "
+        f"peak tree PSS {run.peak_pss / MiB:7.1f} MiB (RSS {run.peak_tree / MiB:.1f}), "
+        f"largest process {run.max_proc / MiB:7.1f} MiB")
 
 
 # ---------------------------------------------------------------- workload
@@ -375,30 +415,45 @@ def without_cards(site: Path) -> Path:
 
 
 def bench_talkpages(res: Results, site: Path, n: int, runs: int, full_only: bool = False) -> None:
-    folder = site.parent
-    out, ref, log = folder / "tp" / "out", folder / "tp-ref" / "out", folder / "build.log"
-    cache = site / ".talkpages-cache"
-    cmd = talkpages(site, out)
     tag = f"{n:,}"
 
-    def cold(i: int) -> None:
-        rm(cache)
-        clean(out)
+    def timed(label: str, i: int, version: Version, sites: Callable[[Path], Path],
+              cache_kept: bool = False, extra: tuple[str, ...] = ()) -> None:
+        """One build of `version` on its copy of the site; the output folder clean, the
+        site's cache removed unless `cache_kept`."""
+        here = sites(version.site(site))
+        out = here.parent / "tp" / "out"
+
+        def before(i: int) -> None:
+            if not cache_kept:
+                rm(here / ".talkpages-cache")
+            clean(out)
+
+        time_run(res, label, i, runs, [*extra, *talkpages(here, out)],
+                 here.parent / "build.log", before, version)
+
+    def same(path: Path) -> Path:
+        return path
 
     if full_only:
         say(f"[{tag}] (1) first build: a clean output folder, no cache")
-        time_runs(res, f"{tag}: first build", runs, cmd, log, before=cold)
+        for i in range(runs):
+            for version in in_turn(i):
+                timed(f"{tag}: first build", i, version, same)
         return
     # first builds and builds with the media kept alternate, so that a machine getting
     # busier weighs on both alike
     say(f"[{tag}] (1) first build (no cache) and a build with the media cache kept "
         "(CI that restores .talkpages-cache/), alternately; a clean output folder each")
     for i in range(runs):
-        time_run(res, f"{tag}: first build", i, runs, cmd, log, before=cold)
-        time_run(res, f"{tag}: media cache kept", i, runs, cmd, log,
-                 before=lambda i: clean(out))
+        for version in in_turn(i):
+            timed(f"{tag}: first build", i, version, same)
+        for version in in_turn(i):
+            timed(f"{tag}: media cache kept", i, version, same, cache_kept=True)
     say(f"[{tag}]     check: the output with the media cache kept against a first build")
-    rm(cache)
+    folder, log = site.parent, site.parent / "build.log"
+    out, ref = folder / "tp" / "out", folder / "tp-ref" / "out"
+    rm(site / ".talkpages-cache")
     clean(ref)
     measure(talkpages(site, ref), log)
     count, diffs = compare_trees(out, ref)
@@ -410,22 +465,16 @@ def bench_talkpages(res: Results, site: Path, n: int, runs: int, full_only: bool
         say(f"      {line}")
     rm(ref.parent)
 
-    plain = without_cards(site)
-    plain_out = plain.parent / "tp" / "out"
-    plain_cmd = talkpages(plain, plain_out)
-
-    def plain_cold(i: int) -> None:
-        rm(plain / ".talkpages-cache")
-        clean(plain_out)
-
     say(f"[{tag}] (2) first build with social_cards = \"none\" (like Hugo's site), on every "
         "core and on one (TALKPAGES_WORKERS=1), alternately")
     for i in range(runs):
-        time_run(res, f"{tag}: first build, no cards", i, runs, plain_cmd, log,
-                 before=plain_cold)
-        time_run(res, f"{tag}: no cards, one worker", i, runs,
-                 ["env", "TALKPAGES_WORKERS=1", *plain_cmd], log, before=plain_cold)
-    rm(plain_out.parent)
+        for version in in_turn(i):
+            timed(f"{tag}: first build, no cards", i, version, without_cards)
+        for version in in_turn(i):
+            timed(f"{tag}: no cards, one worker", i, version, without_cards,
+                  extra=("env", "TALKPAGES_WORKERS=1"))
+    for version in VERSIONS:
+        rm(without_cards(version.site(site)).parent / "tp")
 
 
 def bench_hugo(res: Results, site: Path, n: int, runs: int, hugo: str) -> None:
@@ -508,6 +557,21 @@ def report(res: Results, n: int, big: int | None, hugo_version: str | None) -> l
         lines += ["", f"{big:,} / {tag} talks, first build:  "
                       f"time {med(big_first) / med(first):.2f}x,  "
                       f"peak memory {med(big_first, 'peak_pss') / MiB:.0f} MiB"]
+    against = [label for label in res.rows if label.endswith(" [against]")]
+    if against:
+        lines += ["", "this talkpages / the one of --against: the ratio of the medians, and the "
+                      "median ratio of the pairs (each pair run back to back):"]
+        for label in against:
+            mine = label.removesuffix(" [against]")
+            if mine in res.rows:
+                pairs = [a.wall / b.wall for a, b in zip(res.rows[mine], res.rows[label],
+                                                          strict=False)]
+                cpu = med(mine, "cpu") / med(label, "cpu")
+                user = med(mine, "user") / med(label, "user")
+                system = med(mine, "system") / max(med(label, "system"), 0.01)
+                lines.append(f"  {mine:<36} time {med(mine) / med(label):6.3f}, "
+                             f"pairs {statistics.median(pairs):6.3f}, CPU {cpu:6.3f} "
+                             f"(user {user:6.3f}, system {system:6.3f})")
     lines += [""] + [f"{k}: {v}" for k, v in res.checks.items()]
 
     lines += ["", "performance targets (informational; the exit status ignores them):"]
@@ -566,6 +630,9 @@ def main() -> int:
                     help="the workload generator (default: %(default)s)")
     ap.add_argument("--no-hugo", action="store_true", help="skip Hugo even when it is installed")
     ap.add_argument("--json", type=Path, metavar="FILE", help="also write every run to FILE")
+    ap.add_argument("--against", type=Path, metavar="SRC",
+                    help="also time the talkpages of this source folder (e.g. `src` of a "
+                         "git worktree of an older commit), build for build with this one")
     args = ap.parse_args()
     n = args.talks or (1_000 if args.quick else 10_000)
     runs = max(1, args.runs)
@@ -598,6 +665,22 @@ def main() -> int:
     load = os.getloadavg()[0]
     say(f"  load average before the run: {load:.2f}")
 
+    if args.against:
+        against = args.against.resolve()
+        VERSIONS[0].env = {"XDG_CACHE_HOME": str(work / "cache-this")}
+        VERSIONS.append(Version(" [against]", {"PYTHONPATH": str(against),
+                                               "XDG_CACHE_HOME": str(work / "cache-against")}))
+        other = subprocess.run(  # its bytecode compiled too
+            [sys.executable, "-c", "import talkpages as t, talkpages.commands.cli, "
+             "talkpages.engine.pipeline; print(t.__version__, t.__file__)"],
+            capture_output=True, text=True, check=True,
+            env={**os.environ, **VERSIONS[1].env}).stdout.strip()
+        say(f"  against: talkpages {other}: every build of this one is followed or preceded "
+            "by the same build of that one (\"[against]\")")
+        if not other.endswith(str(against / "talkpages" / "__init__.py")):
+            say(f"error: --against {args.against} is not a talkpages source folder")
+            return 2
+
     res = Results(Path(version.split(" ", 1)[1]).parent)
     failed = None
     started = time.perf_counter()
@@ -606,7 +689,8 @@ def main() -> int:
         bench_talkpages(res, site, n, runs)
         if hugo:
             bench_hugo(res, site, n, runs, hugo)
-        bench_example(res, work, runs)
+        if not args.against:  # its templates are this version's: another may not read them
+            bench_example(res, work, runs)
         if args.big:
             big_site = workload(work, args.gen, args.big_talks, args.seed)
             bench_talkpages(res, big_site, args.big_talks, runs, full_only=True)
