@@ -29,8 +29,9 @@ NOW = datetime(2026, 11, 21, tzinfo=timezone.utc)
 # Builds run in the test's own process. The suite already keeps every core busy (one
 # pytest worker a core), and a build that forks more workers from a test process of
 # some hundred MB spends more on the forks than it saves (80 ms a build of a few
-# talks with cards). test_parallel.py sets its own number, to test the forked path.
-os.environ["TALKPAGES_WORKERS"] = "1"
+# talks with cards). test_parallel.py sets its own number, to test the forked path; a
+# TALKPAGES_WORKERS set outside (2: every test's builds on workers) is kept.
+os.environ.setdefault("TALKPAGES_WORKERS", "1")
 
 MakeSite = Callable[..., Path]
 
