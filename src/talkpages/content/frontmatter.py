@@ -196,28 +196,28 @@ def read_toml(source: str) -> dict[str, Any]:
     """A TOML file of talkpages' own making (no dates in it): rtoml's reading when it
     accepts the text (a 1 MB sequence.lock in 35 ms, against tomllib's 300), else
     tomllib's, which raises the error with its words and place."""
-    if rtoml is not None and "\ufeff" not in source:
-        try:
-            return rtoml.loads(source)  # type: ignore[no-any-return]
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: B036, S110 - a panic of rtoml's too: tomllib decides
-            pass
-    data: dict[str, Any] = tomllib.loads(source)
+    data, _ = _by_rtoml(source)
+    if data is None:
+        data = tomllib.loads(source)
     return data
 
 
+def _by_rtoml(source: str) -> tuple[dict[str, Any] | None, BaseException | None]:
+    """rtoml's reading of `source`, or None and why it refused (tomllib then decides)."""
+    if rtoml is None or "\ufeff" in source:  # rtoml takes a byte order mark as space,
+        return None, None                    # which TOML does not
+    try:
+        return rtoml.loads(source), None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: B036 - a panic of rtoml's too: tomllib decides
+        return None, exc
+
+
 def parse_toml(source: str) -> dict[str, Any]:
-    rejected: BaseException | None = None
-    if rtoml is not None and "\ufeff" not in source:  # rtoml takes a byte order mark
-        try:                                         # as space, which TOML does not
-            data = rtoml.loads(source)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as exc:  # noqa: B036 - a panic of rtoml's too: tomllib decides
-            rejected = exc
-        else:
-            return _standard_offsets(data)  # type: ignore[no-any-return]
+    data, rejected = _by_rtoml(source)
+    if data is not None:
+        return _standard_offsets(data)  # type: ignore[no-any-return]
     try:
         parsed: dict[str, Any] = tomllib.loads(source)
         return parsed
