@@ -1,7 +1,8 @@
 """The social cards of speakers' and tags' pages (social.GroupCard, groupcards.py):
 1200 x 630, a speaker's photo cut round on it, named by the pages' og:image and
 twitter:image with their size and text; drawn once and kept by the media cache; none
-with `social_cards = "none"`."""
+for a speaker without a photo by default (`"upcoming"`), and none at all with
+`social_cards = "none"`."""
 
 from __future__ import annotations
 
@@ -57,11 +58,10 @@ def test_a_speaker_and_a_tag_page_share_a_card_of_their_own(make_site: MakeSite)
         assert near(card.getpixel(middle), RED)  # the photo, on the left
         assert not near(card.getpixel((left + 4, top + 4)), RED)  # its corner: cut round
         assert not near(card.getpixel((900, 315)), RED)  # the text's side
-    for path in ("speakers/bo/card.jpg", "tags/rust/card.jpg"):
-        with Image.open(io.BytesIO(files[path])) as card:
-            assert (card.width, card.height) == SIZE
+    with Image.open(io.BytesIO(files["tags/rust/card.jpg"])) as card:
+        assert (card.width, card.height) == SIZE
     expected = {"speakers/ada-lovelace/": "Ada Lovelace · Analytical Engines Ltd · Lab Talks",
-                "speakers/bo/": "Bo · Lab Talks", "tags/rust/": "Rust · 2 talks · Lab Talks"}
+                "tags/rust/": "Rust · 2 talks · Lab Talks"}
     for folder, alt in expected.items():
         tags = meta(files[f"{folder}index.html"].decode())
         image = f"https://example.org/{folder}card.jpg"
@@ -69,8 +69,19 @@ def test_a_speaker_and_a_tag_page_share_a_card_of_their_own(make_site: MakeSite)
         assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "630")
         assert tags["og:image:alt"] == tags["twitter:image:alt"] == alt
         assert tags["twitter:card"] == "summary_large_image"
-    assert meta(files["years/2019/index.html"].decode())["og:image"] == \
-        "https://example.org/card.jpg"  # a year's page: the site's card
+    for page in ("years/2019/index.html", "speakers/bo/index.html"):
+        # a year's page, and a speaker without a photo: the site's card
+        assert meta(files[page].decode())["og:image"] == "https://example.org/card.jpg"
+    assert "speakers/bo/card.jpg" not in files
+
+
+def test_all_cards_draws_a_speakers_card_without_a_photo_too(make_site: MakeSite) -> None:
+    files = outputs(render_site(site_of_groups(make_site, 'social_cards = "all"\n')))
+    with Image.open(io.BytesIO(files["speakers/bo/card.jpg"])) as card:
+        assert (card.width, card.height) == SIZE
+    tags = meta(files["speakers/bo/index.html"].decode())
+    assert tags["og:image"] == "https://example.org/speakers/bo/card.jpg"
+    assert tags["og:image:alt"] == "Bo · Lab Talks"
 
 
 def test_a_tags_card_counts_its_talks_in_the_sites_language(make_site: MakeSite) -> None:
@@ -116,10 +127,10 @@ def test_a_second_build_draws_no_card_again(make_site: MakeSite, drawn: list[str
     site = site_of_groups(make_site)
     code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
     assert code == 0, err
-    assert sorted(drawn) == ["Ada Lovelace", "Bo", "Rust"]
+    assert sorted(drawn) == ["Ada Lovelace", "Rust"]
     code, _, err = run_cli("build", "-q", "-s", str(site), "--now", NOW)
     assert code == 0, err
-    assert len(drawn) == 3  # every one kept by the media cache
+    assert len(drawn) == 2  # every one kept by the media cache
     (site / "speakers" / "ada.jpg").write_bytes(red_photo()[:-2] + b"\xff\xd9\x00")
     assert run_cli("build", "-q", "-s", str(site), "--now", NOW)[0] == 0
-    assert drawn[3:] == ["Ada Lovelace"]  # another photo: that card alone drawn again
+    assert drawn[2:] == ["Ada Lovelace"]  # another photo: that card alone drawn again

@@ -113,7 +113,15 @@ def site_card(site: SiteView) -> Card | None:
 
 def group_card(site: SiteView, kind: str, group: taxonomy.Group) -> GroupCard | None:
     """The card of a speaker's or a tag's page (`kind`), or None: another kind of list,
-    or `social_cards = "none"`. `group` with its talks: a tag's card counts them."""
+    `social_cards = "none"`, or, with `"upcoming"`, a speaker without a photo. `group`
+    with its talks: a tag's card counts them.
+
+    With `"upcoming"` (the default) a card is drawn where it shows what a link
+    preview's own text cannot: an upcoming talk's time, a picture. A speaker's card
+    without a photo would show the name the preview already shows as its title, and a
+    conference's archive has thousands of such speakers (each card some 5 ms of a
+    core: at 10,000 talks a tenth of the first build), so their pages show the site's
+    card; `"all"` draws theirs too. A site has a few dozen tags: each has its card."""
     config = site.config
     if config.social_cards == "none" or kind not in ("speaker", "tag"):
         return None
@@ -123,6 +131,8 @@ def group_card(site: SiteView, kind: str, group: taxonomy.Group) -> GroupCard | 
         return GroupCard(group.name, line, config.title, colour(site), language=config.language)
     entry = group.speaker
     photo = entry.photo if entry is not None else None
+    if photo is None and config.social_cards == "upcoming":
+        return None
     return GroupCard(group.name, entry.affiliation if entry is not None else "", config.title,
                      colour(site), photo.digest if photo is not None else "", config.language)
 
