@@ -7,15 +7,12 @@ is either a Site, or the full list of problems to show.
 from __future__ import annotations
 
 import os
-import pickle
-from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
-from typing import Any
 
 from ..diagnostics import Diagnostic, has_errors
-from ..parallel import forks, render_all
+from ..parallel import render_all
 from . import addresses, links
 from .addresses import RESERVED_SLUGS as RESERVED_SLUGS  # re-exported
 from .config import MAX_NESTING, Config, load_config, nesting
@@ -87,21 +84,14 @@ def load_site(site_dir: Path, options: LoadOptions, workers: bool = True,
 
 def _load_all(files: list[tuple[Path, str, tuple[str, ...]]], config: Config,
               workers: bool) -> list[TalkResult]:
-    """The talk of every file, read on every core for many."""
-    if not forks(len(files), workers):  # read here: nothing to pickle
-        return [load_talk(path, slug, config, bundle_files, True)
-                for path, slug, bundle_files in files]
-    return [pickle.loads(blob)  # noqa: S301 - made just now, by a worker of this process
-            for blob in render_all(_load_job(config), files, workers)]
-
-
-def _load_job(config: Config) -> Callable[[tuple[Any, ...]], bytes]:
-    """A talk read, pickled, as it travels from a worker."""
-    def load(job: tuple[Any, ...]) -> bytes:
+    """The talk of every file, read on every core for many. A worker's talks travel
+    back a range at a time, in one pickle (its field names and modules written once,
+    not once a talk), and are unpickled by the pool's own thread while the workers read
+    on."""
+    def load(job: tuple[Path, str, tuple[str, ...]]) -> TalkResult:
         path, slug, bundle_files = job
-        return pickle.dumps(load_talk(path, slug, config, bundle_files, True),
-                            protocol=pickle.HIGHEST_PROTOCOL)
-    return load
+        return load_talk(path, slug, config, bundle_files, True)
+    return list(render_all(load, files, workers))
 
 
 def find_talk_files(talks_dir: Path, problems: list[Diagnostic], root: str | None = None,
