@@ -141,12 +141,14 @@ def _in_utc(talk: Talk) -> bool:
     return talk.recurrence is None and _ambiguous(talk.schedule)
 
 
-def zone_years(talks: Iterable[Talk], now: datetime) -> dict[str, tuple[int, int]]:
+def zone_years(talks: Iterable[Talk], now: datetime,
+               zone_of: Callable[[Talk], str | None] = event_zone,
+               ) -> dict[str, tuple[int, int]]:
     """The first and last year of the events in each zone they name (a series with no
-    end runs UNBOUNDED_YEARS past `now`)."""
+    end runs UNBOUNDED_YEARS past `now`); `zone_of`: event_zone, or its results kept."""
     years: dict[str, tuple[int, int]] = {}
     for talk in talks:
-        s, zone = talk.schedule, event_zone(talk)
+        s, zone = talk.schedule, zone_of(talk)
         if zone is None or not isinstance(s.start, datetime):
             continue
         last_schedule = talk.occurrences[-1]

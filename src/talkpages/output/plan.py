@@ -67,8 +67,8 @@ def make_plan(site: Site, theme: Theme) -> list[Recipe]:
     recipes += _cards(site, tags, speakers)
     recipes.append(_page(pages.PageSpec("404.html", "404.html", "the 404 page")))
     recipes.append(_page(upcoming.page(site)))
-    zone_years = zones_of(site)
     zone_of = {id(talk): event_zone(talk) for talk in talks}  # each talk is in many feeds
+    zone_years = zones_of(site, zone_of)
     config, _ = site.config, site.messages.gettext
     pieces = {kind: {id(talk): (talk.file, fragment_key(kind, talk)) for talk in talks}
               for kind in ("event", "record", "row")}
@@ -242,10 +242,11 @@ def page_path(url: str) -> str:
     return url + "index.html" if url == "" or url.endswith("/") else url
 
 
-def zones_of(site: Site) -> dict[str, tuple[int, int]]:
+def zones_of(site: Site, zone_of: Mapping[int, str | None]) -> dict[str, tuple[int, int]]:
     """The first and last year of the site's events in each zone: every feed gives a
-    zone the same VTIMEZONE, covering them all (see ical.py)."""
-    return zone_years(site.talks, site.now)
+    zone the same VTIMEZONE, covering them all (see ical.py). `zone_of`: each talk's
+    zone by its id (ical.event_zone), worked out once."""
+    return zone_years(site.talks, site.now, lambda talk: zone_of[id(talk)])
 
 
 def _page(spec: pages.PageSpec) -> Recipe:
