@@ -6,6 +6,7 @@ with nothing written, instead of running a command or publishing a file of the m
 from __future__ import annotations
 
 import shutil
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -286,3 +287,40 @@ def test_compiled_templates_escape_with_escape_markup(kind: type[jinja2.Environm
     template = env.get_template("t.html")
     assert template.render(value="<a & b>") == "&lt;a &amp; b&gt;"
     assert template.root_render_func.__globals__["escape"] is escape_markup
+
+
+JOINED_CASES = {
+    "pieces": '<a href="{{ url }}">{{ name }}</a> {{ 3 }}{{ none }}',
+    "blocks": '{% extends "base" %}{% block b %}<i>{{ name }}</i>{{ super() }}{% endblock %}',
+    "base": '<p>{% block b %}[{{ url }}|{{ name | upper }}]{% endblock %}</p>{{ name }}',
+    "macro": '{% macro m(x) %}<b>{{ x }}</b>{{ caller() }}{% endmacro %}'
+             '{% macro n(x) %}<s>{{ x }}</s>{{ x }}{% endmacro %}'
+             '{% call m(name) %}<u>{{ url }}</u>{% endcall %}{{ n(url) }}{{ n(name) }}',
+    "loop": '{% for i in range(3) %}<li>{{ i }}:{{ name }}{% if loop.last %}!{% endif %}</li>'
+            '{% endfor %}{% set x %}{{ name }}{{ url }}{% endset %}{{ x }}',
+    "include": '<div>{% include "pieces" %}|{{ name }}</div>',
+}
+
+
+@pytest.mark.parametrize("kind", [Environment, Sandbox])
+@pytest.mark.parametrize("name", sorted(JOINED_CASES))
+def test_joined_output_is_the_text_jinja_writes(kind: type[jinja2.Environment], name: str,
+                                               ) -> None:
+    """Each stretch of output is yielded as one text (theme._JoinedOutput): a page gives
+    the same text as Jinja's own code generator writes."""
+    values = {"url": "/a?b=1&c=<2>", "name": "Ada & <Bob>"}
+    ours = kind(loader=jinja2.DictLoader(JOINED_CASES), autoescape=True)
+    theirs = jinja2.Environment(loader=jinja2.DictLoader(JOINED_CASES), autoescape=True)
+    assert ours.get_template(name).render(**values) == \
+        theirs.get_template(name).render(**values)
+    assert "yield ''.join((" in ours.compile(JOINED_CASES["pieces"], raw=True)
+
+
+def test_a_joined_stretch_of_output_names_the_line_that_fails() -> None:
+    env = Environment(loader=jinja2.DictLoader({"t.html": "<p>{{ a }}\n{{ b }}\n{{ 1 // c }}</p>"}),
+                      autoescape=True)
+    with pytest.raises(ZeroDivisionError) as caught:
+        env.get_template("t.html").render(a=1, b=2, c=0)
+    lines = [frame.lineno for frame in traceback.extract_tb(caught.value.__traceback__)
+             if frame.filename == "<template>"]
+    assert lines == [3]  # not 1, where the stretch starts

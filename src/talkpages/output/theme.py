@@ -202,8 +202,52 @@ _LARGEST_RESULT = 10_000_000  # items of a sequence, or bits of a number
 _LARGEST_VALUE = 1 << 25
 
 
-class _CheckedConcat(CodeGenerator):
-    """Jinja's code generator, with each `~` checked by the sandbox (Sandbox.checked)."""
+class _JoinedOutput(CodeGenerator):
+    """Jinja's code generator, with the pieces of one stretch of output yielded as one
+    text: `<a href="{{ url }}">{{ name }}</a>` is `yield "".join(("<a href=\"",
+    escape(url), "\">", escape(name), "</a>"))`, not five yields. Each yield passes
+    through every template and block above it (a talk's page is some 300 pieces), and
+    a join in C costs less. The same text, in the same order: nothing a piece computes
+    can write output of its own (a macro or `caller()` returns its text)."""
+
+    def visit_Output(self, node: nodes.Output, frame: Frame) -> None:
+        if frame.buffer is not None or frame.require_output_check or len(node.nodes) < 2:
+            super().visit_Output(node, frame)  # a macro's buffer, or outside a block
+            return
+        finalize = self._make_finalize()
+        body: list[list[Any] | nodes.Expr] = []
+        for child in node.nodes:  # constants folded as Jinja's own visit_Output does
+            try:
+                if not (finalize.const or isinstance(child, nodes.TemplateData)):
+                    raise nodes.Impossible()
+                const = self._output_child_to_const(child, frame, finalize)
+            except Exception:  # not constant, or an error better raised as it runs
+                body.append(child)
+                continue
+            if body and isinstance(body[-1], list):
+                body[-1].append(const)
+            else:
+                body.append([const])
+        if len(body) < 2:
+            super().visit_Output(node, frame)
+            return
+        self.writeline("yield ''.join((")
+        self.indent()
+        for item in body:
+            if isinstance(item, list):
+                self.writeline(self._output_const_repr(item) + ",")
+                continue
+            self.newline(item)  # the template's line, for errors
+            self._output_child_pre(item, frame, finalize)
+            self.visit(item, frame)
+            self._output_child_post(item, frame, finalize)
+            self.write(",")
+        self.outdent()
+        self.writeline("))")
+
+
+class _CheckedConcat(_JoinedOutput):
+    """The code generator, with each `~` checked by the sandbox (Sandbox.checked)."""
 
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.checked(")
@@ -267,6 +311,8 @@ class SharedGlobals(jinja2.Environment):
 
 class Environment(SharedGlobals):
     """The environment of the built-in templates (talkpages' own code)."""
+
+    code_generator_class = _JoinedOutput
 
 
 class Sandbox(SharedGlobals, ImmutableSandboxedEnvironment):
