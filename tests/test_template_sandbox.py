@@ -324,3 +324,27 @@ def test_a_joined_stretch_of_output_names_the_line_that_fails() -> None:
     lines = [frame.lineno for frame in traceback.extract_tb(caught.value.__traceback__)
              if frame.filename == "<template>"]
     assert lines == [3]  # not 1, where the stretch starts
+
+
+def test_the_built_in_templates_read_attributes_as_jinja_does() -> None:
+    """theme._DirectAttributes reads `a.b` in place; an item, a missing name and an
+    attribute that fails as it is read give what Jinja's getattr gives."""
+    class Lazy:
+        size = 3
+
+        @property
+        def broken(self) -> str:
+            raise AttributeError("not here")
+
+    source = "{{ o.size }} {{ d.key }} {{ d.items is defined }} {{ o.broken is defined }} " \
+             "{{ o.nothing is defined }} {{ n.a.b.c }}"
+    values = {"o": Lazy(), "d": {"key": "item", "items": 1},
+              "n": {"a": {"b": {"c": "deep"}}}}
+    ours = Environment(autoescape=True)
+    theirs = jinja2.Environment(autoescape=True)
+    assert ours.from_string(source).render(values) == \
+        theirs.from_string(source).render(values) == "3 item True False False deep"
+    assert "getattr((_of := " in ours.compile("{{ o.size }}", raw=True)
+    with pytest.raises(jinja2.UndefinedError):
+        Environment(undefined=jinja2.StrictUndefined).from_string("{{ o.nothing }}").render(
+            o=Lazy())

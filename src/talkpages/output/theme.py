@@ -41,7 +41,7 @@ import jinja2
 import jinja2.bccache
 import markupsafe
 from jinja2 import nodes
-from jinja2.compiler import CodeGenerator, Frame
+from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
@@ -246,6 +246,24 @@ class _JoinedOutput(CodeGenerator):
         self.writeline("))")
 
 
+class _DirectAttributes(_JoinedOutput):
+    """The built-in templates' code generator: `talk.title` reads the attribute in
+    place, `getattr(talk, "title", missing)`, and calls Jinja's `environment.getattr`
+    (an item, then Undefined) only when there is no such attribute. The same value as
+    Jinja's own code, a Python call fewer for each of a talk page's some 170 dots. Not
+    for the sandbox, whose getattr is its check."""
+
+    @optimizeconst
+    def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
+        if self.environment.is_async:
+            super().visit_Getattr(node, frame)
+            return
+        self.write("(_got if (_got := getattr((_of := ")
+        self.visit(node.node, frame)
+        self.write(f"), {node.attr!r}, missing)) is not missing "
+                   f"else environment.getattr(_of, {node.attr!r}))")
+
+
 class _CheckedConcat(_JoinedOutput):
     """The code generator, with each `~` checked by the sandbox (Sandbox.checked)."""
 
@@ -312,7 +330,7 @@ class SharedGlobals(jinja2.Environment):
 class Environment(SharedGlobals):
     """The environment of the built-in templates (talkpages' own code)."""
 
-    code_generator_class = _JoinedOutput
+    code_generator_class = _DirectAttributes
 
 
 class Sandbox(SharedGlobals, ImmutableSandboxedEnvironment):
