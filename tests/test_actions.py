@@ -72,13 +72,28 @@ def test_a_past_talk_leads_with_its_recording_then_its_slides(make_site: MakeSit
     assert buttons(found["code-only/index.html"]) == [("button outline", "Code")]
 
 
-def test_every_icon_is_in_the_page_sprite(make_site: MakeSite) -> None:
+def test_the_page_sprite_holds_the_icons_the_page_places(make_site: MakeSite) -> None:
+    """Each talk page's sprite (output/icons.py) holds every icon it uses, those the
+    talk's view made before the page too (its leading link's), and no other."""
     for path, page in pages(make_site).items():
         used = set(re.findall(r'<use href="#(i-[a-z]+)">', page))
-        defined = set(re.findall(r'<symbol id="(i-[a-z]+)"', page))
-        assert used <= defined, (path, used - defined)
+        defined = re.findall(r'<symbol id="(i-[a-z]+)"', page)
+        assert set(defined) == used and len(defined) == len(used), path
+        assert page.count('<svg class="sprite"') == (1 if used else 0), path
         if path == "done/index.html":
             assert {"i-play", "i-code", "i-slides", "i-link"} <= used
+
+
+def test_a_sprite_included_without_names_holds_every_icon(make_site: MakeSite) -> None:
+    """A site's own talk.html written for the sprite of every icon, at the top of the
+    page, still gets it whole."""
+    site = make_site({"talks/done/index.md": PAST, "layouts/talk.html":
+                      '{% extends "base.html" %}{% block main %}'
+                      '{{ partial_once("partials/icons.html") }}{{ "map" | icon }}'
+                      '{% endblock %}'})
+    page = outputs(render_site(site))["done/index.html"].decode()
+    assert len(re.findall(r'<symbol id="i-[a-z]+"', page)) == 18
+    assert page.index('<svg class="sprite"') < page.index('<use href="#i-map">')
 
 
 def test_an_address_without_coordinates_is_searched_on_the_map(make_site: MakeSite) -> None:

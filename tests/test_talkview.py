@@ -9,7 +9,7 @@ import pytest
 from talkpages.content import taxonomy
 from talkpages.content.loader import LoadOptions, load_site
 from talkpages.content.model import Site, Talk
-from talkpages.output import formatting, jsonld, markup, pages, talkview
+from talkpages.output import formatting, icons, jsonld, markup, talkview
 
 from conftest import NOW, MakeSite, outputs, render_site, talk
 
@@ -76,7 +76,7 @@ def test_a_view_gives_what_the_filters_give(make_site: MakeSite) -> None:
         ("Kubernetes", "tags/kubernetes/"), ("C++", "tags/c-plus-plus/")]
     assert not view.upcoming and view.status == ""
     assert view.lead is not None and view.lead.kind == "video"  # a past talk leads with it
-    assert view.lead_action is not None and view.lead_action.icon == pages.icon("play")
+    assert view.lead_action is not None and view.lead_action.icon is icons.icon("play")
     assert [link.name for link in view.links] == ["Slides"]  # the others
     assert view.recording_host == "vimeo.com"
     # Cards: speakers with an entry or other talks; Linus has neither.

@@ -13,7 +13,6 @@ context; render.py turns them into HTML.
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 import zlib
 from collections import Counter
@@ -31,6 +30,7 @@ from ..content.speakers import Speaker
 from ..content.taxonomy import Group
 from . import embeds, jsonld, pictures, social, subscribe
 from .budget import rendering
+from .icons import icon
 from .outputs import fragment_key
 from .theme import Theme
 
@@ -338,15 +338,6 @@ def venue_map(talk: Talk) -> str:
         return "https://www.openstreetmap.org/search?query=" + quote(
             ", ".join(talk.address.lines()), safe="")
     return ""
-
-
-@functools.lru_cache(maxsize=64)
-def icon(name: str) -> Markup:
-    """An icon of the page's sprite (partials/icons.html), by its name: `#i-<name>`. A
-    filter, not a macro: a talk page places several, and a macro call costs a Jinja
-    context each."""
-    return Markup('<svg class="icon" aria-hidden="true" focusable="false">'
-                  '<use href="#i-{}"></use></svg>').format(name)
 
 
 def lead_link(talk: Talk) -> Link | None:

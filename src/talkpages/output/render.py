@@ -34,6 +34,7 @@ from . import (
     embeds,
     formatting,
     ical,
+    icons,
     lifeview,
     markup,
     pages,
@@ -79,7 +80,7 @@ class Maker:
         env.globals.update(site=site, config=site.config, version=__version__,
                            feed_path=FEED_PATH, feed_urls=feed_urls(site, FEED_PATH),
                            logo=branding.logo(site.config), icons=branding.icons(site.config),
-                           partial_once=_partial_once(env),
+                           partial_once=_partial_once(env), icons_placed=icons.placed,
                            alternates=lambda url: switcher.NONE)  # one language: none
         view = site.view  # filters never see the talks: see SiteView
         self.views = talkview.Views(view)  # talk pages' views, and what they share
@@ -210,7 +211,7 @@ def _render_page(env: jinja2.Environment, template: str, url: str, origin: str,
     root = "../" * depth if depth else "./"
     if template == "404.html":
         root = "/" + _base_path(env)  # served for any missing path, so links are absolute
-    with rendering(env, origin):
+    with rendering(env, origin), icons.placing():
         html = env.get_template(template).render(root=root, page_url=url, **context)
     return Output(page_path(url), html.encode("utf-8"), origin=origin)
 

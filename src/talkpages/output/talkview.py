@@ -30,6 +30,7 @@ from ..content import taxonomy
 from ..content.model import Link, SiteView, Talk
 from ..content.speakers import Speaker
 from . import embeds, formatting, jsonld, lifeview, markup, pages, pictures, sitefiles, social
+from .icons import Icon, icon
 from .share import Share, share_row
 
 DESCRIPTION_LENGTH = 200  # characters of a page's <meta name="description">
@@ -53,7 +54,7 @@ class Anchor:
 class Action:
     """A link of the talk as a button: `href` ready for the attribute, its icon."""
     href: str
-    icon: Markup
+    icon: Icon
     name: str
 
 
@@ -246,7 +247,7 @@ class LazyView:
 
 
 def _action(link: Link) -> Action:
-    return Action(pages.href(link.url), pages.icon(pages.LINK_ICONS.get(link.kind, "link")),
+    return Action(pages.href(link.url), icon(pages.LINK_ICONS.get(link.kind, "link")),
                   link.name)
 
 
