@@ -121,3 +121,19 @@ def test_lead_link_and_venue_map_directly() -> None:
         "https://www.openstreetmap.org/search?query=Z%C3%BCrich"  # type: ignore[arg-type]
     assert venue_map(Bare(geo=(47.37, 8.54), address=Address(city="Zürich"))) == \
         map_url(47.37, 8.54)  # type: ignore[arg-type]
+
+
+def test_an_icon_joined_with_text_stays_markup_and_is_placed() -> None:
+    from markupsafe import Markup
+
+    from talkpages.output import icons
+    from talkpages.output.theme import Environment
+
+    env = Environment(autoescape=True)
+    env.filters["icon"] = icons.icon
+    env.globals["icons_placed"] = icons.placed
+    with icons.placing():
+        html = env.from_string('{{ name | icon ~ "<Map>" }}|{{ icons_placed() }}').render(
+            name="map")
+    assert html == str(icons.icon("map").markup) + "&lt;Map&gt;|map"
+    assert isinstance(str(icons.icon("map")), Markup) and icons.placed() is None

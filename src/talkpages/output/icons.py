@@ -41,8 +41,8 @@ class Icon:
             placed.add(self.name)
         return self.markup
 
-    def __str__(self) -> str:
-        return str(self.__html__())
+    def __str__(self) -> str:  # a Markup: `icon ~ "text"` stays markup, as it did
+        return self.__html__()
 
 
 @functools.lru_cache(maxsize=64)
