@@ -137,3 +137,14 @@ def test_an_icon_joined_with_text_stays_markup_and_is_placed() -> None:
             name="map")
     assert html == str(icons.icon("map").markup) + "&lt;Map&gt;|map"
     assert isinstance(str(icons.icon("map")), Markup) and icons.placed() is None
+
+
+def test_an_icon_of_a_partial_made_once_is_in_every_page_sprite(make_site: MakeSite) -> None:
+    """A site's header partial, made once a build (`partial_once`), with an icon: each
+    page that shows it holds the icon in its sprite, not only the first one made."""
+    site = make_site({"talks/done/index.md": PAST, "talks/soon/index.md": UPCOMING,
+                      "layouts/partials/site_header.html":
+                      '<header><a href="{{ root }}">{{ "map" | icon }}Home</a></header>'})
+    built = outputs(render_site(site))
+    for path in ("done/index.html", "soon/index.html"):
+        assert '<symbol id="i-map"' in built[path].decode(), path

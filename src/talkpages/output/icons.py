@@ -8,9 +8,10 @@ anywhere in the page, so the sprite may follow the buttons.
 
 An icon is counted as placed when it is written into the page (its `__html__`, which
 Jinja calls to escape it), not when it is made: a talk's view (talkview.py) makes its
-buttons' icons once, and a partial rendered once a build may hold some. The page being
-rendered is a context variable (`placing`), so a build in a thread (`talkpages serve`)
-counts its own pages.
+buttons' icons once. A partial made once a build (`partial_once`) is written into
+each page as it is: the icons it placed are counted for each page that shows it
+(`place`). The page being rendered is a context variable (`placing`), so a build in a
+thread (`talkpages serve`) counts its own pages.
 """
 
 from __future__ import annotations
@@ -53,13 +54,23 @@ def icon(name: str) -> Icon:
 
 
 @contextmanager
-def placing() -> Iterator[None]:
-    """The render of one page: the icons written within it are its own."""
-    token = _placed.set(set())
+def placing() -> Iterator[set[str]]:
+    """The render of one page (or of a partial kept for many): the icons written
+    within it are its own, in the set it gives."""
+    names: set[str] = set()
+    token = _placed.set(names)
     try:
-        yield
+        yield names
     finally:
         _placed.reset(token)
+
+
+def place(names: frozenset[str]) -> None:
+    """Count icons as placed in the page being rendered: those of a partial made once
+    a build (render.py `partial_once`), which the page shows without writing them."""
+    placed = _placed.get()
+    if placed is not None:
+        placed.update(names)
 
 
 def placed() -> str | None:

@@ -189,17 +189,22 @@ def _unfoldable(function: Callable[..., Any]) -> Callable[..., Any]:
 def _partial_once(env: jinja2.Environment) -> Callable[..., Markup]:
     """`partial_once(name, **values)`: a partial whose output depends on nothing but the
     site, the page's `root` and `values` (strings), rendered once a build for each of
-    them: the header and footer every page shows. Never given a talk or a list."""
-    made: dict[tuple[str, str, tuple[tuple[str, str], ...]], Markup] = {}
+    them: the header and footer every page shows. Never given a talk or a list. The
+    icons a partial places are placed again by every page that shows it (icons.py)."""
+    made: dict[tuple[str, str, tuple[tuple[str, str], ...]],
+               tuple[Markup, frozenset[str]]] = {}
 
     @jinja2.pass_context
     def partial_once(context: Any, name: str, **values: str) -> Markup:
         root = context.get("root", "")
         key = (name, root, tuple(sorted((k, str(v)) for k, v in values.items())))
-        html = made.get(key)
-        if html is None:
-            html = made[key] = Markup(env.get_template(name).render(root=root, **values))
-        return html
+        entry = made.get(key)
+        if entry is None:
+            with icons.placing() as placed:
+                html = Markup(env.get_template(name).render(root=root, **values))
+            entry = made[key] = (html, frozenset(placed))
+        icons.place(entry[1])
+        return entry[0]
 
     return partial_once
 
