@@ -122,6 +122,49 @@ def test_each_language_tree_has_the_series_page_in_its_words(make_site: MakeSite
     assert "Graphen" in german and "Noch offen" in german
     assert "de/series/colloquium/calendar.ics" in files
     assert "series/colloquium/index.html" in files
+    # no title of its own in German: the series' one, in both trees
+    assert "Friday Colloquium" in german and "Friday Colloquium" in files[
+        "series/colloquium/index.html"].decode()
+
+
+def test_a_series_is_given_its_title_and_description_in_each_language(make_site: MakeSite):
+    site = make_site({"talkpages.toml": CONFIG + '[languages.en]\nweight = 1\n'
+                      '[languages.de]\ntitle = "Fachbereich"\nweight = 2\n'
+                      '[languages.de.series.colloquium]\ntitle = "Freitagskolloquium"\n'
+                      'description = "Vorträge für den ganzen Fachbereich."\n', **TALKS,
+                      "talks/graphs.de.md": talk("Graphen", "2027-03-05",
+                                                 'series = "colloquium"')})
+    result = render_site(site, now=NOW)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    files = outputs(result)
+    german, english = (files[f"{tree}series/colloquium/index.html"].decode()
+                       for tree in ("de/", ""))
+    assert "<h1>Freitagskolloquium</h1>" in german and "ganzen Fachbereich" in german
+    assert "Friday Colloquium" not in german
+    assert "<h1>Friday Colloquium</h1>" in english and "Freitagskolloquium" not in english
+    talk_page = files["de/graphs/index.html"].decode()
+    assert ">Freitagskolloquium</a>" in talk_page and "Friday Colloquium" not in talk_page
+    feed = files["de/series/colloquium/calendar.ics"].decode()
+    assert "Freitagskolloquium" in feed and "Friday Colloquium" not in feed
+    assert "Freitagskolloquium" not in files["series/colloquium/calendar.ics"].decode()
+
+
+@pytest.mark.parametrize(("table", "error", "line"), [
+    ('[languages.de.series.seminar]\ntitle = "Seminar"\n',
+     "'languages.de.series.seminar': no [series.seminar] to translate (the series are: "
+     "colloquium)", 15),
+    ('[languages.de.series.colloquium]\nweekday = "monday"\n',
+     "has no setting 'weekday': a series is given its title and description", 16),
+    ('[languages.de.series.colloquium]\ntitle = 3\n', "must be text", 16),
+    ('[languages.de]\nseries = "colloquium"\n', "must hold tables such as", 16),
+])
+def test_a_series_translated_wrongly_is_an_error_at_its_line(make_site: MakeSite, table: str,
+                                                           error: str, line: int):
+    site = make_site({"talkpages.toml": CONFIG + '[languages.en]\n' + table, **TALKS})
+    result = render_site(site, now=NOW)
+    found = [d for d in result.diagnostics if error in d.message]
+    assert found and found[0].is_error and found[0].line == line, \
+        [d.format() for d in result.diagnostics]
 
 
 def test_check_warns_about_a_talk_or_a_date_still_to_be_announced(make_site: MakeSite,

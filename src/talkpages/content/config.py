@@ -292,26 +292,36 @@ def load_config(site_dir: Path, overrides: dict[str, Any] | None = None,
             problems += [Diagnostic(path, f"config value {where!r}: {message}",
                                     _line(lines, where), hint=hint)
                          for where, message, hint in exc.problems]
-        except ValueError as exc:
+        except ValueError as exc:  # at the line of the key it names, else of `key`
             problems.append(Diagnostic(path, f"config value {key!r}: {exc}",
-                                       _line(lines, key), hint=getattr(exc, "hint", None)))
+                                       _line(lines, getattr(exc, "at", key)),
+                                       hint=getattr(exc, "hint", None)))
     problems += _site_files(site_dir, clean, str(raw.get("accent_color", "")), path, lines)
     language = clean.get("language", Config.language)
     clean["i18n"], found = read_site_texts(site_dir, language)
     problems += found + untranslated(path, language, clean["i18n"], lines.get("language"))
     if clean.get("languages"):
         clean["languages"] = _languages(site_dir, with_default(clean["languages"], language),
-                                        language, clean["i18n"], path, lines, problems)
+                                        language, clean["i18n"],
+                                        clean.get("series", None if "series" in raw else {}),
+                                        path, lines, problems)
     return Config(**clean), problems
 
 
 def _languages(site_dir: Path, languages: tuple[Language, ...], default: str,
-               texts: dict[str, Any], path: Path, lines: dict[str, int],
-               problems: list[Diagnostic]) -> tuple[Language, ...]:
-    """Each language with the site's own texts for it (`i18n/<tag>.toml`), and a
-    warning for each that talkpages has no catalogue for."""
+               texts: dict[str, Any], clean_series: dict[str, Any] | None, path: Path,
+               lines: dict[str, int], problems: list[Diagnostic]) -> tuple[Language, ...]:
+    """Each language with the site's own texts for it (`i18n/<tag>.toml`), a warning
+    for each that talkpages has no catalogue for, and an error for a series' title in
+    a language that names no series of the site."""
     read = []
     for lang in languages:
+        if clean_series is not None:  # None: [series] is in error itself
+            problems += [Diagnostic(path, f"config value 'languages.{lang.tag}.series.{key}': "
+                                    f"no [series.{key}] to translate (the series are: "
+                                    f"{', '.join(sorted(clean_series)) or 'none'})",
+                                    _line(lines, f"languages.{lang.tag}.series.{key}"))
+                         for key in lang.series if key not in clean_series]
         if lang.tag.lower() == default.lower():
             read.append(dataclasses.replace(lang, texts=texts))
             continue

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from .config import Config
     from .model import Site, Talk
 
-LANGUAGE_KEYS = ("title", "description", "calendar_name", "name", "weight")
+LANGUAGE_KEYS = ("title", "description", "calendar_name", "name", "weight", "series")
+SERIES_KEYS = ("title", "description")  # of `[languages.<tag>.series.<key>]`
 UNTRANSLATED = ("list", "omit")
 
 
@@ -44,6 +45,8 @@ class Language:
     name: str = ""  # as the language switcher shows it
     weight: int = 0  # the switcher's order: lower first, then by tag
     texts: Mapping[str, Any] = field(default_factory=dict)  # i18n/<tag>.toml: sitetexts.py
+    # [languages.<tag>.series.<key>]: a series' title and description in this language
+    series: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def folder(self) -> str:
@@ -81,10 +84,45 @@ def _language(tag: str, settings: dict[str, Any]) -> Language:
         if key == "weight":
             if isinstance(item, bool) or not isinstance(item, int):
                 raise ValueError(f"languages.{tag}.weight must be a whole number")
+        elif key == "series":
+            item = _series_texts(tag, item)
         elif not isinstance(item, str):
             raise ValueError(f"languages.{tag}.{key} must be text")
         values[key] = item.strip() if isinstance(item, str) else item
     return Language(tag, **values)
+
+
+class SettingError(ValueError):
+    """A problem of one setting below `[languages]`: `at` is its dotted key, whose line
+    the message is given at."""
+
+    def __init__(self, message: str, at: str) -> None:
+        super().__init__(message)
+        self.at = at
+
+
+def _series_texts(tag: str, value: Any) -> dict[str, dict[str, str]]:
+    """`[languages.<tag>.series.<key>]` tables: a title and a description each."""
+    if not isinstance(value, dict):
+        raise SettingError(f"languages.{tag}.series must hold tables such as "
+                           f"[languages.{tag}.series.colloquium] with title = \"…\"",
+                           f"languages.{tag}.series")
+    texts: dict[str, dict[str, str]] = {}
+    for key, table in value.items():
+        name = f"languages.{tag}.series.{key}"
+        if not isinstance(table, dict):
+            raise SettingError(f"{name} must be a table with a title, a description or "
+                               "both", name)
+        for setting, text in table.items():
+            if setting not in SERIES_KEYS:
+                raise SettingError(f"[{name}] has no setting {setting!r}: a series is "
+                                   f"given its {' and '.join(SERIES_KEYS)} in each language",
+                                   f"{name}.{setting}")
+            if not isinstance(text, str):
+                raise SettingError(f"{name}.{setting} must be text", f"{name}.{setting}")
+        texts[key] = {setting: text.strip() for setting, text in table.items()
+                      if text.strip()}
+    return texts
 
 
 def untranslated_choice(value: Any) -> str:
@@ -168,13 +206,20 @@ def _original(group: dict[str, Talk], default: str, order: list[str]) -> Talk:
 
 
 def tree_config(config: Config, lang: Language, folder: str) -> Config:
-    """The settings of a language's tree: its title and texts, and the base URL of its
-    folder (canonical links, feeds and the sitemap name its pages there)."""
+    """The settings of a language's tree: its title and texts, its series' titles and
+    descriptions, and the base URL of its folder (canonical links, feeds and the sitemap
+    name its pages there)."""
+    series = {}
+    for key, one in config.series.items():
+        texts = lang.series.get(key, {})
+        series[key] = dataclasses.replace(one, title=texts.get("title", one.title),
+                                          description=texts.get("description",
+                                                                one.description))
     return dataclasses.replace(
         config, language=lang.tag, title=lang.title or config.title,
         description=lang.description or config.description,
         calendar_name=lang.calendar_name or config.calendar_name,
-        base_url=config.base_url + folder, i18n=dict(lang.texts))
+        base_url=config.base_url + folder, i18n=dict(lang.texts), series=series)
 
 
 def other_language(tag: str, site_language: str) -> str:
