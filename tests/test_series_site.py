@@ -65,6 +65,31 @@ def test_the_series_page_shows_the_slot_the_talks_and_the_dates_to_be_announced(
     assert "Friday Colloquium" in outputs(result)["index.html"].decode()  # the header's link
 
 
+def test_the_overview_lists_every_series_with_its_slot_and_each_page_leads_there(
+        make_site: MakeSite):
+    config = CONFIG + ('[series.reading]\ntitle = "Reading group"\nweekday = "monday"\n'
+                       'frequency = "monthly"\nweek = "last"\n')
+    result = render_site(make_site({"talkpages.toml": config, **TALKS}), now=NOW)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    files = outputs(result)
+    overview = _text(files["series/index.html"])
+    assert "All series" in overview
+    assert ("Friday Colloquium (3 talks) Fridays, 3:30 – 4:30 PM Berlin "
+            "(GMT+01:00), Room 101 Reading group (0 talks) the last Monday of each month"
+            ) in overview
+    page = files["series/colloquium/index.html"].decode()
+    assert '<p class="up"><a href="../../series/">All series</a></p>' in page
+    assert 'aria-current="page"' not in files["series/index.html"].decode().split("</header>")[0]
+
+
+def test_a_site_without_series_has_no_overview_of_them(make_site: MakeSite):
+    result = render_site(make_site({"talkpages.toml": 'title = "T"\n',
+                                    "talks/other.md": TALKS["talks/other.md"]}), now=NOW)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    files = outputs(result)
+    assert "series/index.html" not in files and "index.html" in files
+
+
 def test_a_talk_page_links_its_series(site):
     files = outputs(render_site(site, now=NOW))
     assert '<dd><a href="../series/colloquium/">Friday Colloquium</a></dd>' \
@@ -125,6 +150,7 @@ def test_each_language_tree_has_the_series_page_in_its_words(make_site: MakeSite
     # no title of its own in German: the series' one, in both trees
     assert "Friday Colloquium" in german and "Friday Colloquium" in files[
         "series/colloquium/index.html"].decode()
+    assert "<h1>Alle Reihen</h1>" in files["de/series/index.html"].decode()
 
 
 def test_a_series_is_given_its_title_and_description_in_each_language(make_site: MakeSite):

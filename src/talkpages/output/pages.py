@@ -83,6 +83,7 @@ class Term:
     count: int
     photo: pictures.Picture | None = None  # a speaker's
     slug: str = ""  # what the index's filter puts in its address: `?tag=c-plus-plus`
+    note: str = ""  # a series' slot in words
 
 
 def list_pages(site: Site, existing: set[str],

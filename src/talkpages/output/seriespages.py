@@ -22,7 +22,7 @@ from ..content.messages import N_
 from ..content.model import Site
 from ..content.series import Series
 from . import formatting
-from .pages import PageSpec, paginated
+from .pages import PageSpec, Term, paginated
 
 FEED_NAME = "calendar.ics"
 WEEKLY = (N_("Mondays"), N_("Tuesdays"), N_("Wednesdays"), N_("Thursdays"), N_("Fridays"),
@@ -40,11 +40,15 @@ def feed_path(series: Series) -> str:
 
 
 def series_pages(site: Site, existing: set[str]) -> list[PageSpec]:
-    """The pages of every series; `existing`: the outputs planned (its feed, when the
-    series has talks to put in one)."""
-    specs = []
+    """The pages of every series, and the overview of them all (`series/`, as `tags/`
+    is the tags'), in the order they are declared; `existing`: the outputs planned (a
+    series' feed, when it has talks to put in one)."""
+    specs: list[PageSpec] = []
+    terms: list[Term] = []
     for series in site.config.series.values():
         talks = slots.talks_of(site, series)
+        slot = slot_words(site, series)
+        terms.append(Term(series.title, series.url, len(talks), note=slot))
         coming = site.coming
         order = sorted((t for t in talks if id(t) in coming),
                        key=lambda t: (t.next_schedule(site.now).start_utc, t.slug))
@@ -53,10 +57,14 @@ def series_pages(site: Site, existing: set[str]) -> list[PageSpec]:
         pages = paginated(site, "series.html", series.url, f"the page of the series "
                            f"{series.key!r}", order, {
                                "kind": "series", "series": series,
-                               "heading": series.title, "slot": slot_words(site, series),
+                               "heading": series.title, "slot": slot,
                                "feed": feed if feed in existing else None})
         pages[0].context["agenda"] = agenda(site, series, pages[0].context["upcoming"])
         specs += pages
+    if terms:
+        specs.append(PageSpec("terms.html", "series/", "the series overview", {
+            "heading": site.messages.gettext(N_("All series")), "kind": "series",
+            "terms": terms}))
     return specs
 
 
