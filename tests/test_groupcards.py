@@ -58,6 +58,11 @@ def test_a_speaker_and_a_tag_page_share_a_card_of_their_own(make_site: MakeSite)
         assert near(card.getpixel(middle), RED)  # the photo, on the left
         assert not near(card.getpixel((left + 4, top + 4)), RED)  # its corner: cut round
         assert not near(card.getpixel((900, 315)), RED)  # the text's side
+        # the name and the affiliation stand beside the photo's middle, the site's
+        # name above them at the top
+        rows = [y for y in range(140, 630) if any(
+            near(card.getpixel((x, y)), (255, 255, 255), 60) for x in range(470, 1100, 2))]
+        assert rows and abs((rows[0] + rows[-1]) / 2 - middle[1]) < 40, (rows[0], rows[-1])
     with Image.open(io.BytesIO(files["tags/rust/card.jpg"])) as card:
         assert (card.width, card.height) == SIZE
     expected = {"speakers/ada-lovelace/": "Ada Lovelace · Analytical Engines Ltd · Lab Talks",

@@ -18,8 +18,8 @@ import io
 from PIL import Image, ImageDraw
 
 from . import fonts
-from .cards import MARGIN, SMALL, Voice, _fit, _Lines, headline, is_rtl
-from .fonts import FontBook
+from .cards import MARGIN, SMALL, Voice, _fit, _Lines, _metrics, headline, is_rtl
+from .fonts import Face, FontBook
 from .images import crop_box
 from .social import SIZE, GroupCard
 
@@ -54,6 +54,9 @@ def draw(card: GroupCard, book: FontBook | None = None,
                           (210, 220, 235)) + 40
     name = Voice.of(book, card.name, faces["name"], SMALL, card.language).clean(card.name)
     lines, voice, size = headline(book, name, faces["name"], card.language, width, NAME_LINES)
+    # the name and the line below it, in the middle of the card, beside the photo's
+    # middle (the site's name stays at the top, as a talk's event does)
+    y = max(y, (SIZE[1] - _height(lines_of.latin, len(lines), size, bool(card.line))) // 2)
     for text in lines:
         y = lines_of.line(y, text, voice, (255, 255, 255)) + size // 5
     if card.line:
@@ -63,6 +66,13 @@ def draw(card: GroupCard, book: FontBook | None = None,
     out = io.BytesIO()
     image.save(out, "JPEG", quality=85)
     return out.getvalue()
+
+
+def _height(latin: Face, lines: int, size: int, line: bool) -> int:
+    """How tall the name (`lines` lines at `size`) and the line below it stand, as
+    `draw` sets them: each line its metrics' height and spacing."""
+    height = lines * (_metrics(latin, size)[1] + 8 + size // 5)
+    return height + (12 + _metrics(latin, SMALL)[1] if line else 0)
 
 
 def _round(photo: Image.Image) -> tuple[Image.Image, Image.Image]:

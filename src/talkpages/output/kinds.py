@@ -196,7 +196,7 @@ class SocialCardImage(Kind):
     digest, the fonts its text is drawn with (fonts.py) and how Pillow lays text out;
     so it is kept while they are the same."""
 
-    VERSION = "2"  # of the way cards are drawn: another draws every card again
+    VERSION = "3"  # of the way cards are drawn: another draws every card again
 
     def media_key(self, maker: Maker, recipe: Recipe) -> str:
         card = _card(maker, recipe)
