@@ -38,6 +38,11 @@ from babel.dates import (
 from ..content.times import Schedule
 
 _KEPT = 500_000  # texts kept at most (some 60 MB): then forgotten, and made again
+# A schedule's texts kept at most, of each kind: a talk's page, list item, feed entry and
+# records ask for them one after the other, and a talk listed on many pages is made once
+# for all of them (talkview's `others`). Kept for every talk, 10,000 talks' texts would
+# be 13 MB of memory read by nothing after their talk's page, in every worker.
+_SCHEDULES_KEPT = 2048
 _OFFSET_ONLY = re.compile(r"[+\-\u2212]\d{2}:?\d{2}")  # Babel's answer when CLDR has no name
 
 
@@ -79,7 +84,7 @@ class Dates:
         found = kept.get(id(schedule))
         if found is not None and found[0] is schedule:
             return found[1]
-        if len(kept) >= _KEPT // 5:
+        if len(kept) >= _SCHEDULES_KEPT:
             kept.clear()
         text = make(schedule)
         kept[id(schedule)] = (schedule, text)
