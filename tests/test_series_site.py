@@ -134,14 +134,19 @@ def test_each_calendar_client_reads_the_series_feed_alike(name, site, tmp_path):
     assert rows == EXPECTED
 
 
-def test_each_language_tree_has_the_series_page_in_its_words(make_site: MakeSite):
+def _two_languages(make_site: MakeSite, more: str = "") -> dict[str, bytes]:
+    """The department's site in English and German (`more`: further settings), built."""
     site = make_site({"talkpages.toml": CONFIG + '[languages.en]\nweight = 1\n'
-                      '[languages.de]\ntitle = "Fachbereich"\nweight = 2\n', **TALKS,
+                      '[languages.de]\ntitle = "Fachbereich"\nweight = 2\n' + more, **TALKS,
                       "talks/graphs.de.md": talk("Graphen", "2027-03-05",
                                                  'series = "colloquium"')})
     result = render_site(site, now=NOW)
     assert result.ok, [d.format() for d in result.diagnostics]
-    files = outputs(result)
+    return outputs(result)
+
+
+def test_each_language_tree_has_the_series_page_in_its_words(make_site: MakeSite):
+    files = _two_languages(make_site)
     german = files["de/series/colloquium/index.html"].decode()
     assert "freitags, 15:30–16:30 Uhr MEZ, Room 101" in german
     assert "Graphen" in german and "Noch offen" in german
@@ -154,15 +159,9 @@ def test_each_language_tree_has_the_series_page_in_its_words(make_site: MakeSite
 
 
 def test_a_series_is_given_its_title_and_description_in_each_language(make_site: MakeSite):
-    site = make_site({"talkpages.toml": CONFIG + '[languages.en]\nweight = 1\n'
-                      '[languages.de]\ntitle = "Fachbereich"\nweight = 2\n'
-                      '[languages.de.series.colloquium]\ntitle = "Freitagskolloquium"\n'
-                      'description = "Vorträge für den ganzen Fachbereich."\n', **TALKS,
-                      "talks/graphs.de.md": talk("Graphen", "2027-03-05",
-                                                 'series = "colloquium"')})
-    result = render_site(site, now=NOW)
-    assert result.ok, [d.format() for d in result.diagnostics]
-    files = outputs(result)
+    files = _two_languages(make_site, '[languages.de.series.colloquium]\n'
+                           'title = "Freitagskolloquium"\n'
+                           'description = "Vorträge für den ganzen Fachbereich."\n')
     german, english = (files[f"{tree}series/colloquium/index.html"].decode()
                        for tree in ("de/", ""))
     assert "<h1>Freitagskolloquium</h1>" in german and "ganzen Fachbereich" in german
