@@ -67,6 +67,31 @@ def test_parallel_path_uses_other_processes() -> None:
     assert set(parallel.render_all(lambda _job: os.getpid(), [1, 2, 3])) == {os.getpid()}
 
 
+def test_what_a_process_queued_is_written_by_it_before_a_fork_and_before_results_go_back(
+        tmp_path: Path) -> None:
+    """A writer's queue (writer.NewSite.flush) is emptied by the parent before it forks,
+    so that no worker writes it again, and by each worker before its range's results go
+    back, so that nothing it rendered is left unwritten when it ends."""
+    import os
+
+    log = tmp_path / "flushes"
+
+    def flush() -> None:
+        with open(log, "a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()}\n")
+
+    jobs = list(range(parallel.MIN_PAGES))
+    with parallel.flushed(flush):
+        assert len(list(parallel.render_all(lambda job: job, jobs))) == len(jobs)
+    calls = [int(pid) for pid in log.read_text(encoding="utf-8").split()]
+    assert calls[0] == os.getpid()  # the parent's, before the fork
+    ranges = -(-len(jobs) // parallel.CHUNK)
+    assert len(calls) == 1 + ranges and os.getpid() not in calls[1:]
+    with parallel.flushed(flush):
+        list(parallel.render_all(lambda job: job, [1, 2, 3]))  # in this process: no flush
+    assert len(log.read_text(encoding="utf-8").split()) == 1 + ranges
+
+
 def test_a_template_error_in_a_worker_is_reported(big_site: Path, tmp_path: Path) -> None:
     (big_site / "layouts").mkdir()
     (big_site / "layouts/talk.html").write_text("{{ talk.title }}\n{{ talk.nothing.here }}\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from talkpages.diagnostics import BuildError
-from talkpages.engine.writer import MARKER, NEW, write_site
+from talkpages.engine.writer import MARKER, NEW, QUEUED, new_site, write_site
 from talkpages.output.outputs import Output, check_outputs
 
 
@@ -50,6 +50,24 @@ def test_the_new_site_takes_the_place_of_the_old_whole(tmp_path: Path) -> None:
     assert (out / "index.html").read_bytes() == b"new"
     assert out.stat().st_ino != inode  # another folder, put in place
     assert sorted(p.name for p in site.iterdir()) == ["public"]  # nothing left beside it
+
+
+def test_small_outputs_are_written_a_batch_at_a_time_and_all_before_the_site_is_in_place(
+        tmp_path: Path) -> None:
+    site = site_folder(tmp_path)
+    out = site / "public"
+    with new_site(out, site) as writer:
+        for n in range(QUEUED - 1):
+            writer.receive(writer.store(Output(f"p{n}/index.html", f"page {n}".encode())))
+        writer.receive(writer.store(Output("big.json", chunks=iter([b"{}"]))))
+        assert sorted(p.name for p in writer.path.iterdir()) == ["big.json"]  # streamed: now
+        writer.receive(writer.store(Output("last.html", b"last")))  # the queue is full
+        assert len(list(writer.path.iterdir())) == QUEUED + 1
+        writer.receive(writer.store(Output("after.html", b"after")))
+        assert not (writer.path / "after.html").exists()
+    assert (out / "after.html").read_bytes() == b"after"
+    assert (out / "p7/index.html").read_bytes() == b"page 7"
+    assert len(writer.stats.paths) == QUEUED + 2
 
 
 def test_an_error_while_writing_leaves_the_old_site(tmp_path: Path) -> None:

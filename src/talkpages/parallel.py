@@ -49,6 +49,25 @@ Result = TypeVar("Result")
 
 # What the forked workers render: set in the parent just before the fork.
 _work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+# What writes the outputs a process has queued (writer.NewSite.flush): called in the
+# parent before a fork, so that no worker inherits them, and in a worker before the
+# results of its range go back.
+_flushes: list[Callable[[], None]] = []
+
+
+@contextmanager
+def flushed(flush: Callable[[], None]) -> Iterator[None]:
+    """`flush` called wherever a process's queued outputs must be written first."""
+    _flushes.append(flush)
+    try:
+        yield
+    finally:
+        _flushes.remove(flush)
+
+
+def _flush() -> None:
+    for flush in _flushes:
+        flush()
 
 
 def workers() -> int:
@@ -97,6 +116,7 @@ def render_all(render: Callable[[Job], Result], jobs: Sequence[Job],
         for first in range(0, len(jobs), segment):
             last = min(first + segment, len(jobs))
             ranges = [(start, min(start + chunk, last)) for start in range(first, last, chunk)]
+            _flush()
             gc.freeze()  # a worker's collector never walks (and so copies) the parent's objects
             pool = ProcessPoolExecutor(min(processes, len(ranges)), context,
                                        initializer=_start_worker, initargs=(os.getpid(),))
@@ -166,7 +186,9 @@ def _render_range(bounds: tuple[int, int]) -> list[Any] | _Failure:
     assert _work is not None
     render, jobs = _work
     try:
-        return [render(jobs[number]) for number in range(*bounds)]
+        results = [render(jobs[number]) for number in range(*bounds)]
+        _flush()
+        return results
     except BuildError as exc:
         return _Failure(exc.diagnostics)
 

@@ -27,7 +27,7 @@ from ..output.plan import Recipe
 from ..output.render import Maker
 from ..output.switcher import Versions, root_files, tree_plan
 from ..output.theme import Theme
-from ..parallel import collector_paused
+from ..parallel import collector_paused, flushed
 from .bytecode import compiled_templates
 from .media import MediaCache
 from .writer import NewSite, WriteStats, new_site
@@ -102,7 +102,7 @@ class DiskSink:
 
     @contextmanager
     def session(self, site_dir: Path) -> Iterator[DiskSink]:
-        with new_site(self.out_dir, site_dir) as writer:
+        with new_site(self.out_dir, site_dir) as writer, flushed(writer.flush):
             self._site = writer
             try:
                 yield self
