@@ -136,13 +136,13 @@ def test_a_yellow_accent_passes_axe_on_every_scheme(browser: Any, themed: str, s
     context = browser.new_context(color_scheme=scheme, bypass_csp=True)
     if chosen:
         context.add_init_script(f"localStorage.setItem('talkpages-theme', '{chosen}')")
+    context.add_init_script(path=str(AXE))  # compiled once for the five pages
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     for path in ("", "up/", "past/", "tags/", "speakers/ann-lee/"):
         page.goto(themed + path)
-        page.add_script_tag(path=str(AXE))
         result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: "
                                "tags}, resultTypes: ['violations']})", AXE_TAGS)
         found = [f"{v['id']}: {[n['target'] for n in v['nodes'][:3]]}"
