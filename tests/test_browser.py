@@ -287,9 +287,8 @@ def test_every_page_passes_axe_has_no_broken_link_and_stays_on_the_site(
     base: str = request.getfixturevalue(which)
     out: Path = request.getfixturevalue(f"{which}_out")
     # axe is given to every page the context opens, compiled once by Chromium rather
-    # than sent and parsed page by page (half this test's time); an injected script,
-    # which the pages' CSP rightly blocks: test_the_pages_csp_blocks_nothing_of_the_theme
-    # checks the CSP on its own.
+    # than sent and parsed page by page (half this test's time). The pages' CSP is set
+    # aside for axe's sake: test_the_pages_csp_blocks_nothing_of_the_theme checks it.
     context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     context.add_init_script(path=str(AXE))
     page = context.new_page()
